@@ -1,0 +1,132 @@
+"""Answer formats: the contract between a method's prompt and its parser.
+
+Every solver declares, once, the shape of the answer it asks for by attaching an
+:data:`AnswerFormat` to the prompt message it sends (``declare_answer_format``).
+Real providers never see it (Inspect does not send message metadata); the offline
+chance model ``plural/random`` reads it and answers with a uniformly random,
+well-formed answer of exactly that shape. Adding a method therefore means adding
+(or reusing) a format here, never teaching the chance model to read prompts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Annotated, Literal
+
+from inspect_ai.model import ChatMessage
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = [
+    "ANSWER_FORMAT_KEY",
+    "AnswerFormat",
+    "DistributionFormat",
+    "LabelFormat",
+    "declare_answer_format",
+    "declared_answer_format",
+]
+
+ANSWER_FORMAT_KEY = "inspect_plural/answer_format"
+"""Key of the answer format in ``ChatMessage.metadata``."""
+
+
+class DistributionFormat(BaseModel):
+    """A JSON object mapping every option to a probability (summing to 1).
+
+    Attributes:
+        options: The option names, exactly as they must appear as keys.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["distribution"] = "distribution"
+    options: list[str] = Field(min_length=2)
+
+    def random_answer(self, rng: random.Random) -> str:
+        """A uniformly random distribution over the options (a flat Dirichlet draw).
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            A short analysis line and the distribution as a fenced JSON block.
+
+        """
+        draws = [rng.gammavariate(1.0, 1.0) for _ in self.options]
+        total = sum(draws)
+        probs = [round(d / total, 6) for d in draws]
+        probs[-1] = round(1.0 - sum(probs[:-1]), 6)
+        body = json.dumps(dict(zip(self.options, probs)), ensure_ascii=False, indent=2)
+        return f"Chance-level answer (plural/random).\n\n```json\n{body}\n```"
+
+
+class LabelFormat(BaseModel):
+    """A single label of a scale, given as JSON ``{"label": ...}``.
+
+    Attributes:
+        labels: The allowed labels.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["label"] = "label"
+    labels: list[str] = Field(min_length=2)
+
+    def random_answer(self, rng: random.Random) -> str:
+        """A uniformly random label.
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The label as a fenced JSON block.
+
+        """
+        label = rng.choice(self.labels)
+        return f"```json\n{json.dumps({'label': label}, ensure_ascii=False)}\n```"
+
+
+AnswerFormat = Annotated[DistributionFormat | LabelFormat, Field(discriminator="kind")]
+"""Every answer format a method can declare."""
+
+_ADAPTER: TypeAdapter[DistributionFormat | LabelFormat] = TypeAdapter(AnswerFormat)
+
+
+def declare_answer_format(
+    message: ChatMessage, answer_format: DistributionFormat | LabelFormat
+) -> ChatMessage:
+    """Attach an answer format to the message that asks for the answer.
+
+    Args:
+        message: The prompt message (normally the last user message).
+        answer_format: The shape of the answer the prompt asks for.
+
+    Returns:
+        The same message, with the format in its metadata.
+
+    """
+    message.metadata = {
+        **(message.metadata or {}),
+        ANSWER_FORMAT_KEY: answer_format.model_dump(),
+    }
+    return message
+
+
+def declared_answer_format(
+    messages: list[ChatMessage],
+) -> DistributionFormat | LabelFormat | None:
+    """The answer format declared by the most recent message that declares one.
+
+    Args:
+        messages: The conversation sent to the model.
+
+    Returns:
+        The format, or None when no message declares one.
+
+    """
+    for message in reversed(messages):
+        if message.metadata and ANSWER_FORMAT_KEY in message.metadata:
+            return _ADAPTER.validate_python(message.metadata[ANSWER_FORMAT_KEY])
+    return None

@@ -1,0 +1,113 @@
+"""``plural/random``: a seeded chance-level model that answers in the declared format."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_plural.answer_format import declared_answer_format
+
+__all__ = ["RandomModelAPI", "plural"]
+
+MODEL_NAMES = ("random",)
+
+
+def _approx_tokens(text: str) -> int:
+    """A tokenizer-free token estimate (about four characters a token)."""
+    return max(1, len(text) // 4)
+
+
+class RandomModelAPI(ModelAPI):
+    """Answers every inspect_plural prompt uniformly at random, in its declared format.
+
+    The answer shape comes from the :mod:`inspect_plural.answer_format` declaration
+    attached to the prompt, so the model never guesses from prompt text. Each call
+    draws from a generator seeded by ``seed``, the prompt and how many times that
+    prompt was seen before, so runs are reproducible whatever the concurrency, and
+    repeated identical prompts (self-consistency) still get independent answers.
+    Token usage is estimated from text length, so nothing is downloaded.
+
+    Args:
+        model_name: Must be ``random``.
+        base_url: Unused.
+        api_key: Unused.
+        config: Generation config (ignored apart from being recorded).
+        seed: Seed of the chance model (``-M seed=N``).
+        **model_args: Unused extra arguments.
+
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (the ModelAPI convention)
+        seed: int = 0,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        if model_name not in MODEL_NAMES:
+            raise ValueError(
+                f"unknown plural model {model_name!r}: the only one is 'plural/random'"
+            )
+        self.seed = int(seed)
+        self._seen: Counter[str] = Counter()
+
+    def max_connections(self) -> int:
+        """No network, so no reason to throttle."""
+        return 1000
+
+    def _rng(self, messages: list[ChatMessage]) -> random.Random:
+        digest = hashlib.sha256()
+        for message in messages:
+            digest.update(message.role.encode())
+            digest.update(message.text.encode("utf-8", "replace"))
+        key = digest.hexdigest()
+        occurrence = self._seen[key]
+        self._seen[key] += 1
+        return random.Random(f"{self.seed}:{key}:{occurrence}")
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Answer the prompt at random in its declared format."""
+        answer_format = declared_answer_format(input)
+        if answer_format is None:
+            raise ValueError(
+                "plural/random answers only prompts sent by inspect_plural solvers, which "
+                "declare their answer format (inspect_plural.answer_format); this prompt "
+                "declares none."
+            )
+        content = answer_format.random_answer(self._rng(input))
+        output = ModelOutput.from_content(model=self.model_name, content=content)
+        input_tokens = sum(_approx_tokens(m.text) for m in input)
+        output_tokens = _approx_tokens(content)
+        output.usage = ModelUsage(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+
+@modelapi(name="plural")
+def plural() -> type[ModelAPI]:
+    """The ``plural`` model API provider (``--model plural/random``)."""
+    return RandomModelAPI

@@ -1,0 +1,63 @@
+"""The structured prediction every method writes and every scorer reads."""
+
+from __future__ import annotations
+
+from inspect_ai.util import StoreModel
+from pydantic import BaseModel, Field
+
+__all__ = ["ModelAnswer", "Prediction"]
+
+
+class ModelAnswer(BaseModel):
+    """One model call's answer, as parsed.
+
+    Attributes:
+        raw: The model's full text output.
+        parse_ok: Whether the answer could be parsed.
+        error: Why parsing failed (None when it did not).
+        distribution: The parsed distribution over the options, when asked for one.
+        label: The parsed label (top-1 option for distributions).
+        renormalised: True when the probabilities did not sum to 1 and were rescaled.
+
+    """
+
+    raw: str
+    parse_ok: bool
+    error: str | None = None
+    distribution: dict[str, float] | None = None
+    label: str | None = None
+    renormalised: bool = False
+
+
+class Prediction(StoreModel):
+    """A method's final answer for one sample, kept in the sample store.
+
+    Scorers read this and never re-parse model text, so any scorer applies to any
+    method. Unparseable answers stay here with ``parse_ok=False``.
+
+    Attributes:
+        method: Name of the solver that wrote it.
+        label: Predicted label (top-1 option for distributions).
+        score: Predicted numeric score, for rating tasks.
+        distribution: Predicted probability over the label space or candidates.
+        parse_ok: Whether a usable answer was obtained.
+        error: Why not, when ``parse_ok`` is False.
+        renormalised: True when the final distribution had to be rescaled.
+        rationale: Free-text reasoning that accompanied the answer.
+        answers: Every model answer behind this prediction (K for self-consistency).
+        aggregate: How several answers were combined (``single``, ``majority``, ``mean``).
+        model_calls: Number of model calls the method made for this sample.
+
+    """
+
+    method: str = Field(default="")
+    label: str | None = Field(default=None)
+    score: float | None = Field(default=None)
+    distribution: dict[str, float] | None = Field(default=None)
+    parse_ok: bool = Field(default=False)
+    error: str | None = Field(default=None)
+    renormalised: bool = Field(default=False)
+    rationale: str | None = Field(default=None)
+    answers: list[ModelAnswer] = Field(default_factory=list)
+    aggregate: str = Field(default="single")
+    model_calls: int = Field(default=0)

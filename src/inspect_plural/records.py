@@ -1,0 +1,236 @@
+"""The record model shared by every layer of inspect_plural.
+
+Every dataset is normalised into these few pydantic types by its module in
+``inspect_plural.sources``; tasks turn them into Inspect ``Sample`` objects whose
+``metadata`` follows :class:`SampleMetadata` (or a subclass), read back with
+``state.metadata_as(...)``. Solvers and scorers depend on this module only.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "Annotator",
+    "Item",
+    "Judgment",
+    "LabelScale",
+    "RatedOutput",
+    "RoleCandidate",
+    "RoleExample",
+    "RoleItem",
+    "RoleSampleMetadata",
+    "SampleMetadata",
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LabelScale(_Record):
+    """The answer space of a judgment.
+
+    Attributes:
+        kind: ``nominal`` (unordered choices), ``ordinal`` (ordered choices) or
+            ``interval`` (a numeric range from ``low`` to ``high``).
+        labels: The choices, in order, for nominal and ordinal scales.
+        low: Lowest value of an interval scale.
+        high: Highest value of an interval scale.
+        description: What the scale measures, shown to the model.
+
+    """
+
+    kind: Literal["nominal", "ordinal", "interval"]
+    labels: list[str] = Field(default_factory=list)
+    low: float | None = None
+    high: float | None = None
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> LabelScale:
+        if self.kind == "interval":
+            if self.low is None or self.high is None or self.low >= self.high:
+                raise ValueError("an interval scale needs low < high")
+        elif len(self.labels) < 2 or len(set(self.labels)) != len(self.labels):
+            raise ValueError(f"a {self.kind} scale needs at least two distinct labels")
+        return self
+
+
+class Annotator(_Record):
+    """A human whose judgments are predicted.
+
+    Attributes:
+        id: Stable identifier within its dataset.
+        traits: Demographics or group membership (empty when unknown).
+
+    """
+
+    id: str
+    traits: dict[str, str] = Field(default_factory=dict)
+
+
+class Item(_Record):
+    """Content a human judged.
+
+    Attributes:
+        id: Stable identifier within its dataset.
+        text: The content as one text, when it has a single part.
+        parts: Structured parts (post/reply, story/QA, summary/target, turns).
+        reference: Optional reference (e.g. a target summary).
+        context: Optional context shown with the content.
+
+    """
+
+    id: str
+    text: str | None = None
+    parts: dict[str, str] = Field(default_factory=dict)
+    reference: str | None = None
+    context: str | None = None
+
+
+class Judgment(_Record):
+    """One human label of one item.
+
+    Attributes:
+        item_id: The judged item.
+        annotator_id: Who judged it.
+        label: The raw label value as the dataset gives it.
+        scale: The scale the label belongs to.
+
+    """
+
+    item_id: str
+    annotator_id: str
+    label: str | float | int
+    scale: LabelScale
+
+
+class RoleCandidate(_Record):
+    """A candidate speaker in a role-identification item.
+
+    Attributes:
+        name: The candidate's name, exactly as the answer must use it.
+        profile: The candidate's description.
+
+    """
+
+    name: str
+    profile: str
+
+
+class RoleItem(_Record):
+    """A PersonaEval-style role-identification item.
+
+    Attributes:
+        id: Stable identifier (track and row number).
+        track: The track (``literary``, ``drama`` or ``expertise``).
+        conversation: The dialogue, ending with the turn whose speaker is asked for.
+        source_prompt: The dataset's own full prompt, when it ships one.
+        candidates: The candidate roles in the file's order.
+        true_role: Name of the correct candidate.
+
+    """
+
+    id: str
+    track: str
+    conversation: str
+    source_prompt: str | None = None
+    candidates: list[RoleCandidate]
+    true_role: str
+
+    @model_validator(mode="after")
+    def _check(self) -> RoleItem:
+        names = [c.name for c in self.candidates]
+        if len(names) < 2:
+            raise ValueError("a role item needs at least two candidates")
+        if len(set(names)) != len(names):
+            raise ValueError(f"candidate names are not distinct: {names}")
+        if self.true_role not in names:
+            raise ValueError(f"true role {self.true_role!r} is not among the candidates {names}")
+        return self
+
+
+class RatedOutput(_Record):
+    """Generated content with human ratings on one or more dimensions.
+
+    Attributes:
+        id: Stable identifier.
+        content: The generated output being rated.
+        source: The input it was generated from (document, story, plot).
+        reference: An optional reference output.
+        ratings: Per dimension, one rating per rater (missing raters omitted).
+        raters: Rater ids, aligned with each dimension's ratings when known.
+
+    """
+
+    id: str
+    content: str
+    source: str | None = None
+    reference: str | None = None
+    ratings: dict[str, list[float]] = Field(default_factory=dict)
+    raters: list[str] = Field(default_factory=list)
+
+
+class RoleExample(_Record):
+    """A solved role-identification item shown as a few-shot example.
+
+    Attributes:
+        conversation: The example's dialogue.
+        candidates: The example's candidates, in presentation order.
+        true_role: The example's correct candidate.
+
+    """
+
+    conversation: str
+    candidates: list[RoleCandidate]
+    true_role: str
+
+
+class SampleMetadata(BaseModel):
+    """The documented ``Sample.metadata`` schema shared by every task.
+
+    Attributes:
+        dataset: Dataset (or track) name.
+        item_id: Id of the item being judged.
+        annotator_id: Id of the annotator whose judgment is predicted (if any).
+        traits: The annotator's traits (empty when unknown or unused).
+        scale: The answer space.
+        demo: True when the sample comes from demo data written for this package.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    dataset: str
+    item_id: str
+    annotator_id: str | None = None
+    traits: dict[str, str] = Field(default_factory=dict)
+    scale: LabelScale | None = None
+    demo: bool = False
+
+
+class RoleSampleMetadata(SampleMetadata):
+    """Sample metadata of role-identification tasks.
+
+    Attributes:
+        conversation: The dialogue to attribute.
+        source_prompt: The dataset's own full prompt, if any.
+        candidates: The candidates in presentation order (shuffled with the task seed).
+        true_role: Name of the correct candidate.
+        examples: Solved examples from the same track (few-shot), never this item.
+
+    """
+
+    conversation: str
+    source_prompt: str | None = None
+    candidates: list[RoleCandidate]
+    true_role: str
+    examples: list[RoleExample] = Field(default_factory=list)
+
+    @property
+    def candidate_names(self) -> list[str]:
+        """Candidate names in presentation order."""
+        return [c.name for c in self.candidates]
