@@ -1,0 +1,64 @@
+"""Prompt templates (package data), overridable with a folder of the user's own.
+
+A task's ``prompts=DIR`` parameter points at a folder; any template file found there
+(same file name) replaces the packaged one, so the papers' exact wording can be used.
+Templates use ``str.format`` fields; a replacement must use the same fields.
+"""
+
+from __future__ import annotations
+
+import string
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["PromptTemplateError", "load_template"]
+
+
+class PromptTemplateError(ValueError):
+    """A prompt template is missing or does not use the expected fields."""
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def load_template(
+    name: str,
+    fields: set[str],
+    required: set[str],
+    prompts_dir: str | Path | None = None,
+) -> str:
+    """Load a template by file name, preferring the user's folder.
+
+    Args:
+        name: File name (e.g. ``role_identification.txt``).
+        fields: The ``str.format`` fields the template may use.
+        required: The fields it must use.
+        prompts_dir: Optional folder of replacement templates.
+
+    Returns:
+        The template text.
+
+    Raises:
+        PromptTemplateError: The folder does not exist, or the fields differ.
+
+    """
+    source: str
+    if prompts_dir is not None and (Path(prompts_dir) / name).is_file():
+        path = Path(prompts_dir) / name
+        template, source = path.read_text(encoding="utf-8"), str(path)
+    else:
+        if prompts_dir is not None and not Path(prompts_dir).is_dir():
+            raise PromptTemplateError(f"prompts folder not found: {prompts_dir}")
+        template = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+        source = f"inspect_plural/prompts/{name}"
+    try:
+        used = _fields(template)
+    except ValueError as ex:
+        raise PromptTemplateError(f"{source}: not a valid str.format template: {ex}") from ex
+    if not used <= fields or not required <= used:
+        raise PromptTemplateError(
+            f"{source}: template fields {sorted(used)}; allowed {sorted(fields)}, required "
+            f"{sorted(required)} (write literal braces as {{{{ and }}}})"
+        )
+    return template

@@ -1,0 +1,313 @@
+"""Scorer and corpus metrics for role identification (PersonaEval).
+
+Per sample, the scorer reads the :class:`~inspect_plural.prediction.Prediction` and
+writes numbers only: ``correct`` (top-1), ``top2``, ``rank``, ``p_true``, ``max_prob``,
+``brier``, ``parse_ok``, ``renormalised``, ``n_options``, ``gold_index`` and the
+probabilities ``p_0..p_{K-1}`` in presentation order. The corpus metrics recompute
+everything from those probabilities, so a reported figure always equals the figure
+recomputed from the stored distributions.
+
+Definitions (``preset="default"``):
+    - a parse failure is scored as the uniform distribution (no top-k credit, chance
+      rank, the Brier and calibration of an uninformative answer) and counted in
+      ``parse_failures``;
+    - top-k ties are never credited (``tie_break="strict"``);
+    - mean rank uses average ranks for ties (``rank_method="average"``);
+    - Brier is scikit-learn's multiclass Brier (sum over options, range 0-2);
+    - ECE uses 15 equal-width ``(low, high]`` bins of the top-1 probability.
+
+``preset="personaeval"`` reproduces the official PersonaEval code: failures dropped,
+argmax top-1 (ties to the first option) and ``np.argsort`` top-2 and rank, Brier divided
+by the number of options, ECE with 20 bins. Values are fractions; the paper's tables
+show ECE and Brier multiplied by 100.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+from pydantic import BaseModel, ConfigDict
+
+from inspect_plural.prediction import Prediction
+from inspect_plural.records import RoleSampleMetadata
+from inspect_plural.scorers._calibration import (
+    FloatArray,
+    IntArray,
+    RankMethod,
+    TieBreak,
+    brier,
+    expected_calibration_error,
+    gold_rank,
+    top_k_correct,
+)
+
+__all__ = [
+    "ROLE_PRESETS",
+    "RoleMetricConfig",
+    "brier_score",
+    "ece",
+    "mean_rank",
+    "parse_failures",
+    "role_scorer",
+    "top1",
+    "top2",
+]
+
+Failures = Literal["uniform", "drop"]
+
+
+class RoleMetricConfig(BaseModel):
+    """Explicit metric definitions; a preset is a named instance of this.
+
+    Attributes:
+        tie_break: Top-k tie handling.
+        rank_method: Rank tie handling.
+        n_bins: ECE bins.
+        brier_normalize: ``sum`` (scikit-learn) or ``mean_over_classes`` (PersonaEval).
+        failures: ``uniform`` (score a failure as the uniform distribution) or ``drop``.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tie_break: TieBreak = "strict"
+    rank_method: RankMethod = "average"
+    n_bins: int = 15
+    brier_normalize: Literal["sum", "mean_over_classes"] = "sum"
+    failures: Failures = "uniform"
+
+
+ROLE_PRESETS: dict[str, RoleMetricConfig] = {
+    "default": RoleMetricConfig(),
+    "personaeval": RoleMetricConfig(
+        tie_break="personaeval",
+        rank_method="personaeval",
+        n_bins=20,
+        brier_normalize="mean_over_classes",
+        failures="drop",
+    ),
+}
+"""Named metric definitions (``-T metrics_preset=NAME``)."""
+
+
+def _matrices(scores: list[SampleScore], failures: Failures) -> list[tuple[FloatArray, IntArray]]:
+    """Probability matrices and gold indices, one pair per number of options."""
+    groups: dict[int, tuple[list[list[float]], list[int]]] = defaultdict(lambda: ([], []))
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, dict):
+            continue
+        if failures == "drop" and not value.get("parse_ok"):
+            continue
+        n_options = int(value["n_options"])
+        probs, gold = groups[n_options]
+        probs.append([float(value[f"p_{i}"]) for i in range(n_options)])
+        gold.append(int(value["gold_index"]))
+    return [(np.asarray(p, dtype=float), np.asarray(g, dtype=np.int64)) for p, g in groups.values()]
+
+
+def _mean_over_rows(
+    scores: list[SampleScore],
+    failures: Failures,
+    per_row: Callable[[FloatArray, IntArray], npt.NDArray[np.float64] | npt.NDArray[np.bool_]],
+) -> float:
+    values = [per_row(p, g) for p, g in _matrices(scores, failures)]
+    joined = np.concatenate([np.asarray(v, dtype=float) for v in values]) if values else np.zeros(0)
+    return float(joined.mean()) if len(joined) else float("nan")
+
+
+@metric
+def top1(tie_break: TieBreak = "strict", failures: Failures = "uniform") -> Metric:
+    """Top-1 accuracy recomputed from the stored probabilities."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _mean_over_rows(scores, failures, lambda p, g: top_k_correct(p, g, 1, tie_break))
+
+    return compute
+
+
+@metric
+def top2(tie_break: TieBreak = "strict", failures: Failures = "uniform") -> Metric:
+    """Top-2 accuracy recomputed from the stored probabilities."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _mean_over_rows(scores, failures, lambda p, g: top_k_correct(p, g, 2, tie_break))
+
+    return compute
+
+
+@metric
+def mean_rank(method: RankMethod = "average", failures: Failures = "uniform") -> Metric:
+    """Mean 1-based rank of the true role (lower is better)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _mean_over_rows(scores, failures, lambda p, g: gold_rank(p, g, method))
+
+    return compute
+
+
+@metric
+def brier_score(
+    normalize: Literal["sum", "mean_over_classes"] = "sum", failures: Failures = "uniform"
+) -> Metric:
+    """Multiclass Brier score (scikit-learn), optionally divided by the number of options."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        groups = _matrices(scores, failures)
+        total = sum(len(g) for _, g in groups)
+        if total == 0:
+            return float("nan")
+        return float(sum(brier(p, g, normalize) * len(g) for p, g in groups) / total)
+
+    return compute
+
+
+@metric
+def ece(n_bins: int = 15, tie_break: TieBreak = "strict", failures: Failures = "uniform") -> Metric:
+    """Expected calibration error of the top-1 probability."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        groups = _matrices(scores, failures)
+        if not groups:
+            return float("nan")
+        confidence = np.concatenate([p.max(axis=1) for p, _ in groups])
+        correct = np.concatenate([top_k_correct(p, g, 1, tie_break) for p, g in groups])
+        return expected_calibration_error(confidence, correct, n_bins)
+
+    return compute
+
+
+@metric
+def parse_failures() -> Metric:
+    """Number of samples whose answer could not be parsed."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(
+            sum(
+                1
+                for s in scores
+                if isinstance(s.score.value, dict) and not s.score.value.get("parse_ok")
+            )
+        )
+
+    return compute
+
+
+def role_metrics(config: RoleMetricConfig) -> list[Metric | dict[str, list[Metric]]]:
+    """The corpus metrics of a role scorer under one configuration."""
+    return [
+        top1(config.tie_break, config.failures),
+        top2(config.tie_break, config.failures),
+        mean_rank(config.rank_method, config.failures),
+        ece(config.n_bins, config.tie_break, config.failures),
+        brier_score(config.brier_normalize, config.failures),
+        parse_failures(),
+    ]
+
+
+def resolve_role_config(
+    preset: str,
+    tie_break: TieBreak | None = None,
+    rank_method: RankMethod | None = None,
+    n_bins: int | None = None,
+    brier_normalize: Literal["sum", "mean_over_classes"] | None = None,
+    failures: Failures | None = None,
+) -> RoleMetricConfig:
+    """A preset with any explicitly given definitions overriding it."""
+    if preset not in ROLE_PRESETS:
+        raise ValueError(f"unknown metrics preset {preset!r}; one of {list(ROLE_PRESETS)}")
+    overrides = {
+        "tie_break": tie_break,
+        "rank_method": rank_method,
+        "n_bins": n_bins,
+        "brier_normalize": brier_normalize,
+        "failures": failures,
+    }
+    return ROLE_PRESETS[preset].model_copy(
+        update={k: v for k, v in overrides.items() if v is not None}
+    )
+
+
+def score_distribution(
+    probs: list[float], gold_index: int, config: RoleMetricConfig
+) -> dict[str, float]:
+    """The numeric per-sample values of one probability answer."""
+    p = np.asarray([probs], dtype=float)
+    g = np.asarray([gold_index], dtype=np.int64)
+    value = {
+        "correct": float(top_k_correct(p, g, 1, config.tie_break)[0]),
+        "top2": float(top_k_correct(p, g, 2, config.tie_break)[0]),
+        "rank": float(gold_rank(p, g, config.rank_method)[0]),
+        "p_true": float(probs[gold_index]),
+        "max_prob": float(max(probs)),
+        "brier": brier(p, g, config.brier_normalize),
+        "n_options": float(len(probs)),
+        "gold_index": float(gold_index),
+    }
+    value.update({f"p_{i}": float(x) for i, x in enumerate(probs)})
+    return value
+
+
+@scorer(metrics=role_metrics(ROLE_PRESETS["default"]))
+def role_scorer(
+    preset: str = "default",
+    tie_break: TieBreak | None = None,
+    rank_method: RankMethod | None = None,
+    n_bins: int | None = None,
+    brier_normalize: Literal["sum", "mean_over_classes"] | None = None,
+    failures: Failures | None = None,
+) -> Scorer:
+    """Score a role-identification ``Prediction`` against the true role.
+
+    Args:
+        preset: ``default`` or ``personaeval`` (the official code's definitions).
+        tie_break: Override the preset's top-k tie handling.
+        rank_method: Override the preset's rank tie handling.
+        n_bins: Override the preset's number of ECE bins.
+        brier_normalize: Override the preset's Brier normalisation.
+        failures: Override how parse failures count (``uniform`` or ``drop``).
+
+    Returns:
+        The scorer. Its default metrics follow ``preset="default"``; tasks attach
+        ``role_metrics(config)`` so the metrics follow the chosen preset.
+
+    """
+    config = resolve_role_config(preset, tie_break, rank_method, n_bins, brier_normalize, failures)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        metadata = state.metadata_as(RoleSampleMetadata)
+        names = metadata.candidate_names
+        gold_index = names.index(metadata.true_role)
+        prediction = state.store_as(Prediction)
+        ok = bool(prediction.parse_ok and prediction.distribution)
+        if ok and prediction.distribution is not None:
+            probs = [float(prediction.distribution.get(name, 0.0)) for name in names]
+        else:
+            probs = [1.0 / len(names)] * len(names)
+        value = score_distribution(probs, gold_index, config)
+        if not ok:  # a failure is never credited, whatever the tie rule
+            value["correct"] = value["top2"] = 0.0
+        value["parse_ok"] = float(ok)
+        value["renormalised"] = float(prediction.renormalised)
+        return Score(
+            value=value,
+            answer=prediction.label if ok else None,
+            explanation=prediction.error if not ok else prediction.rationale,
+            metadata={"distribution": prediction.distribution, "true_role": metadata.true_role},
+        )
+
+    return score

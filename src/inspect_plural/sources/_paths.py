@@ -1,0 +1,36 @@
+"""Where local data lives, and the errors a source raises."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["DATA_DIR_ENV", "DataNotFoundError", "DataRowError", "data_root"]
+
+DATA_DIR_ENV = "INSPECT_PLURAL_DATA_DIR"
+"""Environment variable naming the local data root (default: ``./data``)."""
+
+
+class DataNotFoundError(FileNotFoundError):
+    """The files a task needs are not available; the message says how to get them."""
+
+
+class DataRowError(ValueError):
+    """A row of a data file is malformed.
+
+    Args:
+        path: The file.
+        row: 0-based data row (the header is not counted).
+        field: The offending column.
+        problem: What is wrong with it.
+
+    """
+
+    def __init__(self, path: Path | str, row: int, field: str, problem: str) -> None:
+        self.path, self.row, self.field = str(path), row, field
+        super().__init__(f"{path}: data row {row} (line {row + 2}), field {field!r}: {problem}")
+
+
+def data_root() -> Path:
+    """The local data root: ``$INSPECT_PLURAL_DATA_DIR`` or ``./data``."""
+    return Path(os.environ.get(DATA_DIR_ENV) or "data")

@@ -1,0 +1,234 @@
+"""PersonaEval (Zhou et al. 2025): official CSVs to :class:`RoleItem` records.
+
+The official data is the Hugging Face dataset ``lingfengzhou/PersonaEval`` with one
+CSV per track (``Literary.csv``, ``Drama.csv``, ``Expertise.csv``). Each row has the
+full prompt (``prompt``), the true speaker (``gt``) and the candidates ``option1..4``
+with ``option1_profile..option4_profile`` (``option5``/``option5_profile`` too for
+Expertise).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+
+from inspect_plural.records import RoleCandidate, RoleItem
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+
+__all__ = [
+    "PERSONAEVAL_HF_REPO",
+    "PERSONAEVAL_HF_REVISION",
+    "PERSONAEVAL_TRACKS",
+    "load_personaeval",
+    "personaeval_file",
+    "read_personaeval_csv",
+]
+
+PERSONAEVAL_HF_REPO = "lingfengzhou/PersonaEval"
+"""Hugging Face dataset holding the official CSVs."""
+
+PERSONAEVAL_HF_REVISION = os.environ.get("INSPECT_PLURAL_PERSONAEVAL_REVISION", "main")
+"""Revision downloaded from the hub. Override with ``-T revision=SHA`` (or the environment
+variable) to pin a commit; the commit actually downloaded is recorded in the task metadata."""
+
+PERSONAEVAL_TRACKS: dict[str, tuple[str, int]] = {
+    "literary": ("Literary.csv", 4),
+    "drama": ("Drama.csv", 4),
+    "expertise": ("Expertise.csv", 5),
+}
+"""Track name -> (official file name, number of candidates)."""
+
+LOCAL_SUBDIR = "personaeval"
+"""Sub-folder of the data root searched for the official CSVs."""
+
+_CONVERSATION = re.compile(
+    r"^#+[ \t]*Conversation[ \t]*$(?P<body>.*?)^#+[ \t]*Task[ \t]*$",
+    re.MULTILINE | re.DOTALL | re.IGNORECASE,
+)
+
+
+def demo_file(track: str) -> Path:
+    """The demo CSV for a track, shipped as package data (written for this package)."""
+    filename, _ = PERSONAEVAL_TRACKS[track]
+    resource = resources.files("inspect_plural").joinpath(f"demo/personaeval/demo_{filename}")
+    return Path(str(resource))
+
+
+def extract_conversation(prompt: str) -> str:
+    """The dialogue part of a PersonaEval prompt.
+
+    The official prompts put the dialogue under a ``# Conversation`` heading followed by
+    a ``# Task`` heading; a text without those headings is taken whole.
+
+    Args:
+        prompt: The CSV's ``prompt`` cell.
+
+    Returns:
+        The conversation text.
+
+    """
+    match = _CONVERSATION.search(prompt)
+    return (match.group("body") if match else prompt).strip()
+
+
+def _missing_message(track: str, searched: list[Path], reason: str) -> str:
+    filename, _ = PERSONAEVAL_TRACKS[track]
+    where = ", ".join(str(p) for p in searched) or "(no local folder given)"
+    return (
+        f"PersonaEval track '{track}' needs the official file {filename}, which was not "
+        f"found (searched: {where}; hub: {reason}).\n"
+        "Provide it in either of two ways:\n"
+        f"  1. download {filename} from the Hugging Face dataset {PERSONAEVAL_HF_REPO} "
+        f"(files Literary.csv, Drama.csv, Expertise.csv) and put it in "
+        f"{data_root() / LOCAL_SUBDIR}/ or pass -T data_dir=FOLDER;\n"
+        "  2. run with network access to the Hugging Face hub, and the task downloads and "
+        "caches it.\n"
+        "Or run the offline demo rows: -T demo=true."
+    )
+
+
+def personaeval_file(
+    track: str, data_dir: str | Path | None = None, revision: str | None = None
+) -> tuple[Path, str]:
+    """Locate (or download) the official CSV of a track.
+
+    Search order: ``data_dir``; ``<data root>/personaeval``; the Hugging Face hub.
+
+    Args:
+        track: ``literary``, ``drama`` or ``expertise``.
+        data_dir: A folder holding the official CSV.
+        revision: Hub revision to download (default :data:`PERSONAEVAL_HF_REVISION`).
+
+    Returns:
+        The file's path and a description of where it came from.
+
+    Raises:
+        DataNotFoundError: When no copy can be found or downloaded.
+
+    """
+    filename, _ = PERSONAEVAL_TRACKS[track]
+    folders = [Path(data_dir)] if data_dir else []
+    folders.append(data_root() / LOCAL_SUBDIR)
+    for folder in folders:
+        if (folder / filename).is_file():
+            return folder / filename, f"local {filename}"
+    if data_dir:
+        raise DataNotFoundError(_missing_message(track, folders[:1], "not tried"))
+
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+        raise DataNotFoundError(_missing_message(track, folders, "HF_HUB_OFFLINE is set"))
+    try:
+        from huggingface_hub import hf_hub_download
+
+        path = hf_hub_download(
+            repo_id=PERSONAEVAL_HF_REPO,
+            filename=filename,
+            repo_type="dataset",
+            revision=revision or PERSONAEVAL_HF_REVISION,
+            etag_timeout=5,
+        )
+    except Exception as ex:  # network, auth or missing-file errors all mean "not available"
+        raise DataNotFoundError(
+            _missing_message(track, folders, f"{type(ex).__name__}: {ex}".strip()[:300])
+        ) from ex
+    snapshot = Path(path).parent.name
+    return Path(path), f"hub {PERSONAEVAL_HF_REPO}@{snapshot}/{filename}"
+
+
+def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
+    """Read one official (or demo) PersonaEval CSV into records.
+
+    Args:
+        path: The CSV file.
+        track: The track it belongs to (sets the number of candidates and ids).
+
+    Returns:
+        One :class:`RoleItem` per row, ids ``<track>-<row>`` (stable across runs).
+
+    Raises:
+        DataRowError: A row misses a field, or its ``gt`` is not among its options.
+        ValueError: The file lacks required columns.
+
+    """
+    _, n_options = PERSONAEVAL_TRACKS[track]
+    option_cols = [f"option{i}" for i in range(1, n_options + 1)]
+    profile_cols = [f"{c}_profile" for c in option_cols]
+    required = ["prompt", "gt", *option_cols, *profile_cols]
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=lambda c: c in required)
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; expected {required}")
+    frame = frame[required].apply(lambda col: col.str.strip())
+
+    for col in ["prompt", "gt", *option_cols]:
+        empty = frame.index[frame[col] == ""]
+        if len(empty):
+            raise DataRowError(path, int(empty[0]), col, "empty value")
+    options = frame[option_cols].to_numpy()
+    gt_found = (options == frame["gt"].to_numpy()[:, None]).any(axis=1)
+    if not gt_found.all():
+        row = int(gt_found.argmin())
+        raise DataRowError(path, row, "gt", f"{frame['gt'].iloc[row]!r} is not among {option_cols}")
+
+    items: list[RoleItem] = []
+    profiles = frame[profile_cols].to_numpy()
+    for row, (prompt, gt) in enumerate(zip(frame["prompt"], frame["gt"])):
+        try:
+            items.append(
+                RoleItem(
+                    id=f"{track}-{row:05d}",
+                    track=track,
+                    conversation=extract_conversation(prompt),
+                    source_prompt=prompt,
+                    candidates=[
+                        RoleCandidate(name=name, profile=profile)
+                        for name, profile in zip(options[row], profiles[row])
+                    ],
+                    true_role=gt,
+                )
+            )
+        except ValueError as ex:
+            raise DataRowError(path, row, "option1..", str(ex)) from ex
+    return items
+
+
+def load_personaeval(
+    track: str,
+    data_dir: str | Path | None = None,
+    demo: bool = False,
+    revision: str | None = None,
+) -> tuple[list[RoleItem], str]:
+    """Load a PersonaEval track.
+
+    Args:
+        track: ``literary``, ``drama`` or ``expertise``.
+        data_dir: Folder with the official CSV (optional).
+        demo: Use the demo rows shipped with the package instead of the official data.
+        revision: Hub revision when downloading.
+
+    Returns:
+        The records and a description of their source.
+
+    """
+    if track not in PERSONAEVAL_TRACKS:
+        raise ValueError(f"unknown PersonaEval track {track!r}; one of {list(PERSONAEVAL_TRACKS)}")
+    if demo:
+        path = demo_file(track)
+        return read_personaeval_csv(
+            path, track
+        ), f"demo data written for inspect_plural ({path.name})"
+    path, origin = personaeval_file(track, data_dir, revision)
+    return read_personaeval_csv(path, track), f"{origin} (sha256 {_sha256(path)[:16]})"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
