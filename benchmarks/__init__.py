@@ -1,0 +1,1 @@
+"""Benchmarks for inspect_plural (run with ``python -m benchmarks``)."""

@@ -1,0 +1,121 @@
+"""Samples/s of a PersonaEval task against a bare Inspect task of the same size.
+
+Both run in this process with the same model (``plural/random``), the same number of
+samples and one model call per sample. The bare task is the minimum Inspect needs: a
+prompt, ``generate()`` and ``match()``. The package task adds loading the official CSV
+schema, rendering the prompt, parsing the distribution, writing the ``Prediction`` and
+the role metrics. Data is generated in the official schema (benchmark rows, not real).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageUser
+from inspect_ai.scorer import match
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+
+from inspect_plural.answer_format import DistributionFormat, declare_answer_format
+from inspect_plural.tasks import personaeval_literary
+
+N_OPTIONS = 4
+
+
+def write_benchmark_csv(folder: Path, n: int) -> Path:
+    """n rows in the official Literary.csv schema (generated benchmark text)."""
+    path = folder / "Literary.csv"
+    fields = ["prompt", "gt"] + [
+        f"option{j}{suffix}" for j in range(1, N_OPTIONS + 1) for suffix in ("", "_profile")
+    ]
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for i in range(n):
+            names = [f"Bench Person {i}-{j}" for j in range(N_OPTIONS)]
+            row = {
+                "prompt": (
+                    "# Conversation\n\n[Character1: Bench Narrator]\n[Begin]\n"
+                    f"Benchmark opening {i}, long enough to look like a real turn of dialogue.\n"
+                    f"[End]\n\n[Character2]\n[Begin]\nBenchmark reply {i}.\n[End]\n\n# Task\n"
+                ),
+                "gt": names[i % N_OPTIONS],
+            }
+            for j, name in enumerate(names, 1):
+                row[f"option{j}"] = name
+                row[f"option{j}_profile"] = f"Benchmark profile of {name}, a few words long."
+            writer.writerow(row)
+    return path
+
+
+@solver
+def _declare_distribution() -> Solver:
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        options = state.choices and [c.value for c in state.choices] or []
+        message = state.messages[-1]
+        assert isinstance(message, ChatMessageUser)
+        declare_answer_format(message, DistributionFormat(options=options))
+        return state
+
+    return solve
+
+
+def bare_task(n: int) -> Task:
+    """The same number of one-call samples as a plain Inspect task."""
+    samples = [
+        Sample(
+            id=i,
+            input=f"Benchmark reply {i}. Who speaks?",
+            target=f"Bench Person {i}-0",
+            choices=[f"Bench Person {i}-{j}" for j in range(N_OPTIONS)],
+        )
+        for i in range(n)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples),
+        solver=[_declare_distribution(), generate()],
+        scorer=match(),
+    )
+
+
+def _timed(task: Task, log_dir: str) -> float:
+    start = time.perf_counter()
+    [log] = eval(task, model="plural/random", log_dir=log_dir, display="none", max_connections=100)
+    elapsed = time.perf_counter() - start
+    assert log.status == "success", log.error
+    return elapsed
+
+
+def main(n: int = 2000, repeats: int = 2, json_path: str | None = None) -> dict[str, float]:
+    """Run both tasks ``repeats`` times (alternating) and print the best samples/s."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data"
+        data.mkdir()
+        write_benchmark_csv(data, n)
+        package_times, bare_times = [], []
+        for _ in range(repeats):
+            bare_times.append(_timed(bare_task(n), f"{tmp}/logs"))
+            package_times.append(_timed(personaeval_literary(data_dir=str(data)), f"{tmp}/logs"))
+    result = {
+        "samples": float(n),
+        "package_samples_per_s": n / min(package_times),
+        "bare_samples_per_s": n / min(bare_times),
+    }
+    result["overhead_ratio"] = result["package_samples_per_s"] / result["bare_samples_per_s"]
+    print(f"{'task':<24}{'best wall s':>12}{'samples/s':>12}")
+    print(f"{'bare inspect':<24}{min(bare_times):>12.2f}{result['bare_samples_per_s']:>12.1f}")
+    print(
+        f"{'personaeval_literary':<24}{min(package_times):>12.2f}"
+        f"{result['package_samples_per_s']:>12.1f}"
+    )
+    print(f"overhead ratio: {result['overhead_ratio']:.2f}")
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=2))
+    return result
