@@ -1,8 +1,8 @@
 """Samples/s of a PersonaEval task against a bare Inspect task of the same size.
 
-Both run in this process with the same model (``plural/random``), the same number of
-samples and one model call per sample. The bare task is the minimum Inspect needs: a
-prompt, ``generate()`` and ``match()``. The package task adds loading the official CSV
+Both run in this process with the same model (``plural/random``), the same samples and
+prompts, and one model call per sample. The bare task is the minimum Inspect needs: the
+prompt as input, ``generate()`` and ``match()``. The package task adds loading the official CSV
 schema, rendering the prompt, parsing the distribution, writing the ``Prediction`` and
 the role metrics. Data is generated in the official schema (benchmark rows, not real).
 """
@@ -23,6 +23,8 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
+from inspect_plural.records import RoleSampleMetadata
+from inspect_plural.solvers.role_identification import render_role_prompt
 from inspect_plural.tasks import personaeval_literary
 
 N_OPTIONS = 4
@@ -57,7 +59,7 @@ def write_benchmark_csv(folder: Path, n: int) -> Path:
 @solver
 def _declare_distribution() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        options = state.choices and [c.value for c in state.choices] or []
+        options = [c.value for c in state.choices] if state.choices else []
         message = state.messages[-1]
         assert isinstance(message, ChatMessageUser)
         declare_answer_format(message, DistributionFormat(options=options))
@@ -66,17 +68,24 @@ def _declare_distribution() -> Solver:
     return solve
 
 
-def bare_task(n: int) -> Task:
-    """The same number of one-call samples as a plain Inspect task."""
-    samples = [
-        Sample(
-            id=i,
-            input=f"Benchmark reply {i}. Who speaks?",
-            target=f"Bench Person {i}-0",
-            choices=[f"Bench Person {i}-{j}" for j in range(N_OPTIONS)],
+def bare_task(package_task: Task) -> Task:
+    """A plain Inspect task sending the package task's prompts: same samples, same calls.
+
+    Its inputs are the package's rendered prompts, so both tasks send the same text to
+    the same model; what differs is the package's own work (metadata, prompt rendering,
+    parsing, the Prediction store and the role metrics).
+    """
+    samples = []
+    for sample in package_task.dataset:
+        metadata = RoleSampleMetadata.model_validate(sample.metadata)
+        samples.append(
+            Sample(
+                id=sample.id,
+                input=render_role_prompt(metadata),
+                target=metadata.true_role,
+                choices=metadata.candidate_names,
+            )
         )
-        for i in range(n)
-    ]
     return Task(
         dataset=MemoryDataset(samples),
         solver=[_declare_distribution(), generate()],
@@ -100,8 +109,9 @@ def main(n: int = 2000, repeats: int = 2, json_path: str | None = None) -> dict[
         data.mkdir()
         write_benchmark_csv(data, n)
         package_times, bare_times = [], []
+        bare = bare_task(personaeval_literary(data_dir=str(data)))
         for _ in range(repeats):
-            bare_times.append(_timed(bare_task(n), f"{tmp}/logs"))
+            bare_times.append(_timed(bare, f"{tmp}/logs"))
             package_times.append(_timed(personaeval_literary(data_dir=str(data)), f"{tmp}/logs"))
     result = {
         "samples": float(n),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspect_ai.util import StoreModel
+from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 
 __all__ = ["ModelAnswer", "Prediction"]
@@ -61,3 +61,22 @@ class Prediction(StoreModel):
     answers: list[ModelAnswer] = Field(default_factory=list)
     aggregate: str = Field(default="single")
     model_calls: int = Field(default=0)
+
+    def write_to(self, store: Store) -> Prediction:
+        """Replace the prediction held in ``store`` by this one.
+
+        Build the prediction on a scratch store, ``Prediction(store=Store(), ...)``,
+        then write it in one step; this replaces an earlier method's prediction in a
+        composed chain instead of silently keeping it.
+
+        Args:
+            store: The sample's store (``state.store``).
+
+        Returns:
+            The prediction bound to ``store``.
+        """
+        prefix = f"{self.__class__.__name__}:"
+        for key, value in self.store.items():
+            if key.startswith(prefix):
+                store.set(key, value)
+        return self.__class__(store=store, instance=self.instance)

@@ -7,6 +7,7 @@ Templates use ``str.format`` fields; a replacement must use the same fields.
 
 from __future__ import annotations
 
+import functools
 import string
 from importlib import resources
 from pathlib import Path
@@ -27,6 +28,30 @@ def load_template(
     fields: set[str],
     required: set[str],
     prompts_dir: str | Path | None = None,
+) -> str:
+    """Load a template by file name, preferring the user's folder (cached per process).
+
+    Args:
+        name: File name (e.g. ``role_identification.txt``).
+        fields: The ``str.format`` fields the template may use.
+        required: The fields it must use.
+        prompts_dir: Optional folder of replacement templates.
+
+    Returns:
+        The template text.
+
+    Raises:
+        PromptTemplateError: The folder does not exist, or the fields differ.
+    """
+    return _load_template(name, frozenset(fields), frozenset(required), prompts_dir)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_template(
+    name: str,
+    fields: frozenset[str],
+    required: frozenset[str],
+    prompts_dir: str | Path | None,
 ) -> str:
     """Load a template by file name, preferring the user's folder.
 

@@ -242,6 +242,14 @@ def resolve_role_config(
     )
 
 
+def _row_brier(
+    probs: list[float], gold_index: int, normalize: Literal["sum", "mean_over_classes"]
+) -> float:
+    """Brier of one row (the corpus metric uses scikit-learn; this is its per-row term)."""
+    total = sum((p - (1.0 if i == gold_index else 0.0)) ** 2 for i, p in enumerate(probs))
+    return total / len(probs) if normalize == "mean_over_classes" else total
+
+
 def score_distribution(
     probs: list[float], gold_index: int, config: RoleMetricConfig
 ) -> dict[str, float]:
@@ -254,7 +262,7 @@ def score_distribution(
         "rank": float(gold_rank(p, g, config.rank_method)[0]),
         "p_true": float(probs[gold_index]),
         "max_prob": float(max(probs)),
-        "brier": brier(p, g, config.brier_normalize),
+        "brier": _row_brier(probs, gold_index, config.brier_normalize),
         "n_options": float(len(probs)),
         "gold_index": float(gold_index),
     }

@@ -9,6 +9,7 @@ from typing import Literal
 
 from inspect_ai.model import ChatMessageUser, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import Store
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
 from inspect_plural.parsing import parse_distribution
@@ -199,20 +200,20 @@ def role_identification(
         state.output = outputs[0]
         state.messages.append(outputs[0].message)
 
-        prediction = state.store_as(Prediction)
-        prediction.method = "role_identification"
-        prediction.answers = answers
-        prediction.model_calls = len(outputs)
-        prediction.aggregate = "single" if self_consistency == 1 else aggregate
         distribution, label = aggregate_answers(answers, names, aggregate)
-        prediction.parse_ok = distribution is not None
-        prediction.distribution = distribution
-        prediction.label = label
-        prediction.renormalised = any(a.renormalised for a in answers if a.parse_ok)
-        prediction.error = (
-            None if distribution is not None else "; ".join(a.error or "" for a in answers)
-        )
-        prediction.rationale = _rationale(outputs[0].completion)
+        Prediction(
+            store=Store(),
+            method="role_identification",
+            label=label,
+            distribution=distribution,
+            parse_ok=distribution is not None,
+            error=None if distribution is not None else "; ".join(a.error or "" for a in answers),
+            renormalised=any(a.renormalised for a in answers if a.parse_ok),
+            rationale=_rationale(outputs[0].completion),
+            answers=answers,
+            aggregate="single" if self_consistency == 1 else aggregate,
+            model_calls=len(outputs),
+        ).write_to(state.store)
         return state
 
     return solve

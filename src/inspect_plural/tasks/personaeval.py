@@ -46,6 +46,7 @@ def record_to_sample(
     shuffle_candidates: bool = True,
     examples: list[RoleExample] | None = None,
     demo: bool = False,
+    keep_source_prompt: bool = False,
 ) -> Sample:
     """Turn a PersonaEval record into an Inspect sample.
 
@@ -55,6 +56,8 @@ def record_to_sample(
         shuffle_candidates: Shuffle the candidates (False keeps the file's order).
         examples: Few-shot examples for this sample.
         demo: Whether the record is demo data.
+        keep_source_prompt: Keep the dataset's full prompt in the metadata (needed only
+            by ``prompt_source="dataset"``; otherwise left out to keep logs small).
 
     Returns:
         The sample; target is the true role; metadata follows ``RoleSampleMetadata``.
@@ -69,7 +72,7 @@ def record_to_sample(
         scale=LabelScale(kind="nominal", labels=[c.name for c in candidates]),
         demo=demo,
         conversation=item.conversation,
-        source_prompt=item.source_prompt,
+        source_prompt=item.source_prompt if keep_source_prompt else None,
         candidates=candidates,
         true_role=item.true_role,
         examples=examples or [],
@@ -162,6 +165,7 @@ def personaeval_task(
             shuffle_candidates=shuffle_candidates,
             examples=few_shot_examples(items, i, few_shot, seed, shuffle_candidates),
             demo=demo,
+            keep_source_prompt=prompt_source == "dataset",
         )
         for i, item in enumerate(items)
     ]
