@@ -5,6 +5,7 @@ from inspect_plural.models import plural
 from inspect_plural.scorers import (
     brier_score,
     ece,
+    failed_answers,
     mean_rank,
     parse_failures,
     role_scorer,

@@ -21,7 +21,6 @@ import json_repair
 __all__ = ["DistributionParse", "extract_json_object", "match_option", "parse_distribution"]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 SUM_TOLERANCE = 1e-6
 """How far from 1 a sum may be before the distribution is renormalised (and flagged)."""
 
@@ -48,18 +47,22 @@ class DistributionParse:
     missing: list[str] = field(default_factory=list)
 
 
-def _normalise(name: str) -> str:
+def _tokens(name: str) -> list[str]:
+    """Name tokens for comparison: NFKC, casefolded, punctuation and symbols removed."""
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = re.sub(r"[\s_]+", " ", text)
-    text = re.sub(r"[\"'`*\[\]():.,;]", "", text)
-    return text.strip()
+    kept = "".join(
+        " " if unicodedata.category(ch)[0] in "PSZ" or ch.isspace() else ch for ch in text
+    )
+    return kept.split()
 
 
 def match_option(key: str, options: list[str]) -> str | None:
     """Match a name written by a model to one of the options.
 
-    Exact match first, then a match ignoring case, spacing and punctuation, then an
-    unambiguous prefix in either direction (``"Ron"`` for ``"Ron Weasley"``).
+    In order: an exact match; a match ignoring case, spacing, punctuation and symbols
+    (``"哈利波特"`` for ``"哈利·波特"``); an unambiguous match on whole leading words, in
+    either direction (``"Ron"`` for ``"Ron Weasley"``, ``"Harry Potter (the boy)"`` for
+    ``"Harry Potter"``), never on part of a word or on a single character.
 
     Args:
         key: The name as the model wrote it.
@@ -67,27 +70,35 @@ def match_option(key: str, options: list[str]) -> str | None:
 
     Returns:
         The matching option, or None when there is none or the match is ambiguous.
-
     """
     if key in options:
         return key
-    norm = _normalise(key)
-    if not norm:
+    key_tokens = _tokens(key)
+    if not key_tokens:
         return None
-    normalised = {opt: _normalise(opt) for opt in options}
-    exact = [opt for opt, n in normalised.items() if n == norm]
+    tokens = {opt: _tokens(opt) for opt in options}
+    squashed = "".join(key_tokens)
+    exact = [opt for opt, t in tokens.items() if "".join(t) == squashed]
     if len(exact) == 1:
         return exact[0]
-    prefix = [
-        opt for opt, n in normalised.items() if n and (n.startswith(norm) or norm.startswith(n))
-    ]
+    if len(squashed) < 2:
+        return None
+
+    def leading(short: list[str], long: list[str]) -> bool:
+        return 0 < len(short) < len(long) and long[: len(short)] == short
+
+    prefix = [opt for opt, t in tokens.items() if leading(key_tokens, t) or leading(t, key_tokens)]
     return prefix[0] if len(prefix) == 1 else None
 
 
 def _json_candidates(text: str) -> list[str]:
-    """Pieces of text that may hold the answer object, most likely last."""
-    candidates = [body for _, body in _FENCE.findall(text)]
-    # bare objects: every maximal {...} span, outermost braces
+    """Pieces of text that may hold the answer object, in order of increasing priority.
+
+    Bare ``{...}`` spans come first and fenced blocks last, so that trying them from the
+    end prefers the last fenced block. An unterminated object (a truncated answer) is
+    not a candidate.
+    """
+    bare = []
     depth, start = 0, -1
     for i, ch in enumerate(text):
         if ch == "{":
@@ -97,33 +108,42 @@ def _json_candidates(text: str) -> list[str]:
         elif ch == "}" and depth > 0:
             depth -= 1
             if depth == 0 and start >= 0:
-                candidates.append(text[start : i + 1])
-    if "{" in text and depth > 0 and start >= 0:
-        candidates.append(text[start:])  # unterminated object: let json_repair close it
-    return candidates
+                bare.append(text[start : i + 1])
+    return bare + [body for _, body in _FENCE.findall(text)]
+
+
+def _load_object(candidate: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(candidate)
+    except ValueError:
+        try:
+            value = json_repair.loads(candidate)
+        except Exception:  # json_repair can raise on pathological input
+            return None
+    return value if isinstance(value, dict) and value else None
 
 
 def extract_json_object(text: str) -> dict[str, Any] | None:
-    """The last JSON object in a model's text (fenced or bare), repaired if needed.
+    """The last JSON object in a model's text (fenced preferred), repaired if needed.
 
     Args:
         text: The model output.
 
     Returns:
         The object, or None when the text holds none.
-
     """
+    text = unicodedata.normalize("NFKC", text or "")
     for candidate in reversed(_json_candidates(text)):
-        try:
-            value = json.loads(candidate)
-        except ValueError:
-            try:
-                value = json_repair.loads(candidate)
-            except Exception:  # json_repair can raise on pathological input
-                continue
-        if isinstance(value, dict) and value:
+        value = _load_object(candidate)
+        if value is not None:
             return value
     return None
+
+
+_LEADING_NUMBER = re.compile(
+    r"^[~≈]?\s*(?P<num>[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)\s*(?P<pct>%)?(\s*\(.*\))?\s*$",
+    re.DOTALL,
+)
 
 
 def _to_number(value: Any) -> tuple[float | None, bool]:
@@ -133,26 +153,31 @@ def _to_number(value: Any) -> tuple[float | None, bool]:
     if isinstance(value, (int, float)):
         return float(value), False
     if isinstance(value, str):
-        text = value.strip().replace(",", ".") if value.count(",") == 1 else value.strip()
-        percent = text.endswith("%")
-        text = text.rstrip("%").strip()
-        if _NUMBER.match(text):
-            return float(text), percent
+        text = unicodedata.normalize("NFKC", value).strip()
+        if re.fullmatch(r"[^,]*\d,\d+[^,]*", text) and "." not in text:
+            text = text.replace(",", ".")  # decimal comma
+        match = _LEADING_NUMBER.match(text)
+        if match:
+            return float(match.group("num")), bool(match.group("pct"))
     return None, False
 
 
-def _unwrap(obj: dict[str, Any]) -> dict[str, Any]:
-    """Descend into ``{"probabilities": {...}}``-style wrappers."""
-    while len(obj) == 1:
-        (inner,) = obj.values()
-        if not isinstance(inner, dict):
+def _unwrap(obj: dict[str, Any], options: list[str]) -> dict[str, Any]:
+    """Descend into wrappers such as ``{"reasoning": "...", "probabilities": {...}}``."""
+    while not any(match_option(str(k), options) for k in obj):
+        children = [v for v in obj.values() if isinstance(v, dict) and v]
+        if len(children) != 1:
             break
-        obj = inner
+        obj = children[0]
     return obj
 
 
 def parse_distribution(text: str, options: list[str]) -> DistributionParse:
     """Parse a probability distribution over ``options`` from a model's answer.
+
+    JSON objects in the text are tried from the last (fenced blocks first); the first
+    that gives a valid distribution is the answer. When none does, the failure of the
+    most likely one is reported.
 
     Args:
         text: The model output.
@@ -160,13 +185,22 @@ def parse_distribution(text: str, options: list[str]) -> DistributionParse:
 
     Returns:
         The parse result; never raises on model text.
-
     """
-    obj = extract_json_object(text or "")
-    if obj is None:
-        return DistributionParse(ok=False, error="no JSON object found in the answer")
-    obj = _unwrap(obj)
+    text = unicodedata.normalize("NFKC", text or "")
+    first_failure: DistributionParse | None = None
+    for candidate in reversed(_json_candidates(text)):
+        obj = _load_object(candidate)
+        if obj is None:
+            continue
+        parsed = _distribution_from_object(obj, options)
+        if parsed.ok:
+            return parsed
+        first_failure = first_failure or parsed
+    return first_failure or DistributionParse(ok=False, error="no JSON object found in the answer")
 
+
+def _distribution_from_object(obj: dict[str, Any], options: list[str]) -> DistributionParse:
+    obj = _unwrap(obj, options)
     values: dict[str, float] = {}
     any_percent = False
     for key, raw in obj.items():

@@ -221,6 +221,7 @@ class RoleSampleMetadata(SampleMetadata):
         candidates: The candidates in presentation order (shuffled with the task seed).
         true_role: Name of the correct candidate.
         examples: Solved examples from the same track (few-shot), never this item.
+        file_order: Candidate names in the data file's order (empty: presentation order).
 
     """
 
@@ -229,6 +230,7 @@ class RoleSampleMetadata(SampleMetadata):
     candidates: list[RoleCandidate]
     true_role: str
     examples: list[RoleExample] = Field(default_factory=list)
+    file_order: list[str] = Field(default_factory=list)
 
     @property
     def candidate_names(self) -> list[str]:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from random import Random
 
 import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
+from inspect_plural.answer_format import declared_answer_format
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import RoleSampleMetadata
 from inspect_plural.scorers import top_k_correct
@@ -121,3 +123,50 @@ def test_parse_failures_are_scored_not_dropped(tmp_path: Path) -> None:
     )
     assert _metric(dropped, "top1") == pytest.approx(1.0)  # the official code drops failures
     assert _metric(dropped, "parse_failures") == 19
+
+
+def test_cache_keeps_self_consistency_answers_distinct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    for _ in range(2):  # the second run is served from the cache
+        log = _run(personaeval_drama(demo=True, self_consistency=3), tmp_path, cache=True)
+        assert log.samples
+        for sample in log.samples:
+            raws = [a["raw"] for a in sample.store["Prediction:answers"]]
+            assert len(set(raws)) == 3
+
+
+def test_runs_are_reproducible_within_one_process(tmp_path: Path) -> None:
+    first = _run(personaeval_literary(demo=True), tmp_path)
+    second = _run(personaeval_literary(demo=True), tmp_path)
+    assert first.samples and second.samples
+    assert [s.store["Prediction:distribution"] for s in first.samples] == [
+        s.store["Prediction:distribution"] for s in second.samples
+    ]
+
+
+def test_epochs_count_a_failure_in_any_epoch(tmp_path: Path) -> None:
+    task = personaeval_literary(demo=True)
+    calls = {"n": 0}
+
+    def answer(messages: list[ChatMessage], *args: object) -> ModelOutput:
+        calls["n"] += 1
+        answer_format = declared_answer_format(messages)
+        assert answer_format is not None
+        # every third answer is unparseable; the others are well-formed
+        text = "no idea" if calls["n"] % 3 == 0 else answer_format.random_answer(Random(calls["n"]))
+        output = ModelOutput.from_content(model="mockllm", content=text)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
+    log = _run(task, tmp_path, model=model, epochs=2)
+    assert log.samples is not None and len(log.samples) == 40
+    failed_ids = {s.id for s in log.samples if not s.store["Prediction:parse_ok"]}
+    assert 0 < len(failed_ids) < 20
+    # a sample failing in one epoch only is still a failure after the epoch mean
+    assert _metric(log, "parse_failures") == len(failed_ids)
+    assert _metric(log, "failed_answers") == pytest.approx(
+        sum(1 for s in log.samples if not s.store["Prediction:parse_ok"]) / 40
+    )

@@ -150,3 +150,85 @@ def test_round_trip_of_rendered_distributions(
     assert parsed.distribution is not None
     for name, p in zip(NAMES, probs):
         assert parsed.distribution[name] == pytest.approx(p, abs=1e-5)
+
+
+ZH = ["李雷", "韩梅梅", "王芳", "张伟"]
+
+
+def test_full_width_punctuation_is_read_not_misattributed() -> None:
+    parsed = parse_distribution(
+        '```json\n{"李雷"：0.1，"韩梅梅"：0.6，"王芳"：0.2，"张伟"：0.1}\n```', ZH
+    )
+    assert parsed.ok and parsed.distribution is not None
+    assert parsed.distribution["韩梅梅"] == pytest.approx(0.6)
+    mixed = parse_distribution('{"Harry Potter"：0.2，"Ron Weasley"：0.8}', NAMES)
+    assert mixed.distribution is not None and mixed.distribution["Ron Weasley"] == pytest.approx(
+        0.8
+    )
+
+
+def test_chinese_name_variants_match() -> None:
+    options = ["哈利·波特", "赫敏"]
+    for variant in ["哈利・波特", "哈利•波特", "哈利波特", "“哈利·波特”"]:
+        assert match_option(variant, options) == "哈利·波特"
+    assert match_option("「赫敏」", options) == "赫敏"
+
+
+def test_prefixes_only_on_whole_words() -> None:
+    assert match_option("A", ["Alice", "Bob"]) is None
+    assert match_option("Children", ["Child", "Teen"]) is None
+    assert match_option("John", ["Jo", "Al"]) is None
+    assert match_option("Harry Potter (the boy)", NAMES) == "Harry Potter"
+
+
+def test_braces_in_prose_after_the_answer_do_not_hide_it() -> None:
+    text = (
+        '```json\n{"Ron Weasley": 0.7, "Harry Potter": 0.3}\n```\n'
+        "I filled in the {name: probability} template."
+    )
+    parsed = parse_distribution(text, NAMES)
+    assert parsed.ok and parsed.distribution is not None
+    assert parsed.distribution["Ron Weasley"] == pytest.approx(0.7)
+
+
+def test_truncated_answer_is_a_failure() -> None:
+    assert not parse_distribution('{"Ron Weasley": 0.6, "Harry Pot', NAMES).ok
+
+
+def test_wrapped_with_reasoning_and_annotated_values() -> None:
+    text = (
+        '{"reasoning": "the tone fits Ron", "probabilities": '
+        '{"Ron Weasley": "0.7 (likely)", "Harry Potter": "~0.3"}}'
+    )
+    parsed = parse_distribution(text, NAMES)
+    assert parsed.ok and parsed.distribution is not None
+    assert parsed.distribution["Ron Weasley"] == pytest.approx(0.7)
+    full_width = parse_distribution('{"Ron Weasley": "70％", "Harry Potter": "30%"}', NAMES)
+    assert full_width.distribution is not None
+    assert full_width.distribution["Ron Weasley"] == pytest.approx(0.7)
+
+
+_cjk_name = st.text(
+    alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5), min_size=2, max_size=4
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(_cjk_name, min_size=3, max_size=5, unique=True),
+    weights=st.lists(st.integers(min_value=1, max_value=100), min_size=5, max_size=5),
+    full_width=st.booleans(),
+    trailing_prose=st.sampled_from(["", "\n以上。", "\nNote: {x} is a placeholder."]),
+)
+def test_cjk_round_trip_never_misattributes(
+    names: list[str], weights: list[int], full_width: bool, trailing_prose: str
+) -> None:
+    weights = weights[: len(names)]
+    total = sum(weights)
+    colon, comma = ("：", "，") if full_width else (":", ",")
+    body = comma.join(f'"{n}"{colon}{w / total:.6f}' for n, w in zip(names, weights))
+    parsed = parse_distribution(f"```json\n{{{body}}}\n```{trailing_prose}", names)
+    assert parsed.ok, parsed.error
+    assert parsed.distribution is not None
+    for name, w in zip(names, weights):
+        assert parsed.distribution[name] == pytest.approx(w / total, abs=1e-5)

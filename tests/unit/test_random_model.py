@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 from inspect_ai.model import ChatMessageUser, get_model
+from scipy.stats import chisquare
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.parsing import extract_json_object, parse_distribution
@@ -73,3 +74,8 @@ def test_chance_top1_is_one_over_k(n_options: int) -> None:
     expected = 1 / n_options
     sigma = math.sqrt(expected * (1 - expected) / n)
     assert abs(accuracy - expected) < 4 * sigma, (accuracy, expected, sigma)
+    # the answers themselves are uniform: argmax position and mean probability per option
+    positions = np.bincount(probs.argmax(axis=1), minlength=n_options)
+    assert chisquare(positions).pvalue > 1e-3, positions
+    mean_sd = math.sqrt((n_options - 1) / (n_options**2 * (n_options + 1)) / n)  # flat Dirichlet
+    assert np.all(np.abs(probs.mean(axis=0) - expected) < 5 * mean_sd), probs.mean(axis=0)

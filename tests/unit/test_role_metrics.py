@@ -293,6 +293,8 @@ def _sample_score(
     value = score_distribution(probs, gold_index, config)
     value["parse_ok"] = float(ok)
     value["renormalised"] = 0.0
+    value["n_answers"] = 1.0
+    value["failed_answers"] = 0.0 if ok else 1.0
     return SampleScore(score=Score(value=value))  # type: ignore[arg-type]
 
 
@@ -326,6 +328,7 @@ DEFAULT_EXPECTED = {
     "ece": 0.3875,
     "brier_score": 0.6075,
     "parse_failures": 1.0,
+    "failed_answers": 0.25,  # one answer of four failed
 }
 
 
@@ -347,6 +350,7 @@ def _personaeval_expected() -> dict[str, float]:
         "ece": 0.5,
         "brier_score": 0.14,
         "parse_failures": 1.0,
+        "failed_answers": 0.25,
     }
 
 

@@ -34,9 +34,11 @@ class RandomModelAPI(ModelAPI):
 
     The answer shape comes from the :mod:`inspect_plural.answer_format` declaration
     attached to the prompt, so the model never guesses from prompt text. Each call
-    draws from a generator seeded by ``seed``, the prompt and how many times that
-    prompt was seen before, so runs are reproducible whatever the concurrency, and
-    repeated identical prompts (self-consistency) still get independent answers.
+    draws from a generator seeded by ``seed``, the prompt and the call's generation
+    seed (the package's solvers give replicate i the seed ``task seed + i``), so runs
+    are reproducible whatever the concurrency and however many runs share a process,
+    and self-consistency replicates get independent answers. Without a call seed,
+    repeats of one prompt are told apart by how often it was seen before.
     Token usage is estimated from text length, so nothing is downloaded.
 
     Args:
@@ -70,12 +72,14 @@ class RandomModelAPI(ModelAPI):
         """No network, so no reason to throttle."""
         return 1000
 
-    def _rng(self, messages: list[ChatMessage]) -> random.Random:
+    def _rng(self, messages: list[ChatMessage], call_seed: int | None) -> random.Random:
         digest = hashlib.sha256()
         for message in messages:
             digest.update(message.role.encode())
             digest.update(message.text.encode("utf-8", "replace"))
         key = digest.hexdigest()
+        if call_seed is not None:  # the solver's per-call seed: fully reproducible
+            return random.Random(f"{self.seed}:{key}:seed={call_seed}")
         occurrence = self._seen[key]
         self._seen[key] += 1
         return random.Random(f"{self.seed}:{key}:{occurrence}")
@@ -95,7 +99,7 @@ class RandomModelAPI(ModelAPI):
                 "declare their answer format (inspect_plural.answer_format); this prompt "
                 "declares none."
             )
-        content = answer_format.random_answer(self._rng(input))
+        content = answer_format.random_answer(self._rng(input, config.seed))
         output = ModelOutput.from_content(model=self.model_name, content=content)
         input_tokens = sum(_approx_tokens(m.text) for m in input)
         output_tokens = _approx_tokens(content)

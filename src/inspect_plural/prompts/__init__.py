@@ -29,7 +29,9 @@ def load_template(
     required: set[str],
     prompts_dir: str | Path | None = None,
 ) -> str:
-    """Load a template by file name, preferring the user's folder (cached per process).
+    """Load a template by file name, preferring the user's folder.
+
+    Templates are cached per process and re-read when the file changes.
 
     Args:
         name: File name (e.g. ``role_identification.txt``).
@@ -43,40 +45,28 @@ def load_template(
     Raises:
         PromptTemplateError: The folder does not exist, or the fields differ.
     """
-    return _load_template(name, frozenset(fields), frozenset(required), prompts_dir)
+    if prompts_dir is not None and (Path(prompts_dir) / name).is_file():
+        path = Path(prompts_dir) / name
+        stat = path.stat()
+        return _checked(
+            str(path), stat.st_mtime_ns, stat.st_size, frozenset(fields), frozenset(required)
+        )
+    if prompts_dir is not None and not Path(prompts_dir).is_dir():
+        raise PromptTemplateError(f"prompts folder not found: {prompts_dir}")
+    return _checked(f"package:{name}", 0, 0, frozenset(fields), frozenset(required))
 
 
 @functools.lru_cache(maxsize=64)
-def _load_template(
-    name: str,
-    fields: frozenset[str],
-    required: frozenset[str],
-    prompts_dir: str | Path | None,
+def _checked(
+    source: str, mtime_ns: int, size: int, fields: frozenset[str], required: frozenset[str]
 ) -> str:
-    """Load a template by file name, preferring the user's folder.
-
-    Args:
-        name: File name (e.g. ``role_identification.txt``).
-        fields: The ``str.format`` fields the template may use.
-        required: The fields it must use.
-        prompts_dir: Optional folder of replacement templates.
-
-    Returns:
-        The template text.
-
-    Raises:
-        PromptTemplateError: The folder does not exist, or the fields differ.
-
-    """
-    source: str
-    if prompts_dir is not None and (Path(prompts_dir) / name).is_file():
-        path = Path(prompts_dir) / name
-        template, source = path.read_text(encoding="utf-8"), str(path)
-    else:
-        if prompts_dir is not None and not Path(prompts_dir).is_dir():
-            raise PromptTemplateError(f"prompts folder not found: {prompts_dir}")
+    """Read a template (``package:NAME`` for packaged ones) and check its fields."""
+    if source.startswith("package:"):
+        name = source.split(":", 1)[1]
         template = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
         source = f"inspect_plural/prompts/{name}"
+    else:
+        template = Path(source).read_text(encoding="utf-8")
     try:
         used = _fields(template)
     except ValueError as ex:

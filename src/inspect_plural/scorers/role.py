@@ -2,8 +2,10 @@
 
 Per sample, the scorer reads the :class:`~inspect_plural.prediction.Prediction` and
 writes numbers only: ``correct`` (top-1), ``top2``, ``rank``, ``p_true``, ``max_prob``,
-``brier``, ``parse_ok``, ``renormalised``, ``n_options``, ``gold_index`` and the
-probabilities ``p_0..p_{K-1}`` in presentation order. The corpus metrics recompute
+``brier``, ``parse_ok``, ``renormalised``, ``n_answers``, ``failed_answers``,
+``n_options``, ``gold_index`` and the probabilities ``p_0..p_{K-1}`` in the data file's
+candidate order (so tie rules follow the file, as the official code does, whatever
+order the candidates were shown in). The corpus metrics recompute
 everything from those probabilities, so a reported figure always equals the figure
 recomputed from the stored distributions.
 
@@ -60,6 +62,7 @@ __all__ = [
     "RoleMetricConfig",
     "brier_score",
     "ece",
+    "failed_answers",
     "mean_rank",
     "parse_failures",
     "role_scorer",
@@ -111,8 +114,8 @@ def _matrices(scores: list[SampleScore], failures: Failures) -> list[tuple[Float
         value = sample_score.score.value
         if not isinstance(value, dict):
             continue
-        if failures == "drop" and not value.get("parse_ok"):
-            continue
+        if failures == "drop" and value.get("parse_ok", 0.0) < 1.0:
+            continue  # under --epochs, a sample failing in any epoch counts as failed
         n_options = int(value["n_options"])
         probs, gold = groups[n_options]
         probs.append([float(value[f"p_{i}"]) for i in range(n_options)])
@@ -193,16 +196,29 @@ def ece(n_bins: int = 15, tie_break: TieBreak = "strict", failures: Failures = "
 
 @metric
 def parse_failures() -> Metric:
-    """Number of samples whose answer could not be parsed."""
+    """Number of samples without a usable answer (with epochs: failed in any epoch)."""
 
     def compute(scores: list[SampleScore]) -> float:
         return float(
             sum(
                 1
                 for s in scores
-                if isinstance(s.score.value, dict) and not s.score.value.get("parse_ok")
+                if isinstance(s.score.value, dict) and s.score.value.get("parse_ok", 0.0) < 1.0
             )
         )
+
+    return compute
+
+
+@metric
+def failed_answers() -> Metric:
+    """Share of all model answers that could not be parsed (self-consistency included)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
+        answers = sum(float(v.get("n_answers", 1.0)) for v in values)
+        failed = sum(float(v.get("failed_answers", 0.0)) for v in values)
+        return failed / answers if answers else float("nan")
 
     return compute
 
@@ -216,6 +232,7 @@ def role_metrics(config: RoleMetricConfig) -> list[Metric | dict[str, list[Metri
         ece(config.n_bins, config.tie_break, config.failures),
         brier_score(config.brier_normalize, config.failures),
         parse_failures(),
+        failed_answers(),
     ]
 
 
@@ -290,15 +307,17 @@ def role_scorer(
         failures: Override how parse failures count (``uniform`` or ``drop``).
 
     Returns:
-        The scorer. Its default metrics follow ``preset="default"``; tasks attach
-        ``role_metrics(config)`` so the metrics follow the chosen preset.
+        The scorer. Its own metrics follow ``preset="default"``; the tasks attach
+        ``role_metrics(resolve_role_config(preset))`` so the metrics follow the chosen
+        preset. Used outside the tasks with another preset, pass those metrics to
+        ``Task(metrics=...)`` too.
 
     """
     config = resolve_role_config(preset, tie_break, rank_method, n_bins, brier_normalize, failures)
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata_as(RoleSampleMetadata)
-        names = metadata.candidate_names
+        names = metadata.file_order or metadata.candidate_names  # ties break in file order
         gold_index = names.index(metadata.true_role)
         prediction = state.store_as(Prediction)
         ok = bool(prediction.parse_ok and prediction.distribution)
@@ -311,6 +330,8 @@ def role_scorer(
             value["correct"] = value["top2"] = 0.0
         value["parse_ok"] = float(ok)
         value["renormalised"] = float(prediction.renormalised)
+        value["n_answers"] = float(len(prediction.answers))
+        value["failed_answers"] = float(sum(1 for a in prediction.answers if not a.parse_ok))
         return Score(
             value=value,
             answer=prediction.label if ok else None,

@@ -7,7 +7,13 @@ import json
 from collections import Counter
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, ModelOutput, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
@@ -159,6 +165,7 @@ def role_identification(
     aggregate: Aggregate = "mean",
     prompts: str | None = None,
     prompt_source: Literal["template", "dataset"] = "template",
+    seed: int | None = 42,
 ) -> Solver:
     """Ask for a probability distribution over the candidate speakers.
 
@@ -173,6 +180,8 @@ def role_identification(
         aggregate: How K answers combine: ``mean`` of distributions or ``majority`` of top-1.
         prompts: Folder of replacement prompt templates.
         prompt_source: ``template`` (our wording) or ``dataset`` (the dataset's prompt).
+        seed: Generation seed of the first answer; answer i uses ``seed + i``, so K
+            answers stay distinct under ``--cache`` and seeded providers. None: unseeded.
 
     Returns:
         A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
@@ -190,11 +199,18 @@ def role_identification(
             content=render_role_prompt(metadata, reasoning, prompts, prompt_source)
         )
         declare_answer_format(prompt, DistributionFormat(options=names))
-        state.messages = [prompt]
+        kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
+        state.messages = [*kept, prompt]
 
         model = get_model(role="judge")
         outputs = await asyncio.gather(
-            *[model.generate(state.messages) for _ in range(self_consistency)]
+            *[
+                model.generate(
+                    state.messages,
+                    config=GenerateConfig(seed=None if seed is None else seed + i),
+                )
+                for i in range(self_consistency)
+            ]
         )
         answers = [_answer(output, names) for output in outputs]
         state.output = outputs[0]

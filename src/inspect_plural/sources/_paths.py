@@ -28,7 +28,9 @@ class DataRowError(ValueError):
 
     def __init__(self, path: Path | str, row: int, field: str, problem: str) -> None:
         self.path, self.row, self.field = str(path), row, field
-        super().__init__(f"{path}: data row {row} (line {row + 2}), field {field!r}: {problem}")
+        super().__init__(
+            f"{path}: data row {row} (0-based, header not counted), field {field!r}: {problem}"
+        )
 
 
 def data_root() -> Path:

@@ -10,10 +10,13 @@ Expertise).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import socket
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pandas as pd
 
@@ -42,6 +45,8 @@ PERSONAEVAL_TRACKS: dict[str, tuple[str, int]] = {
     "expertise": ("Expertise.csv", 5),
 }
 """Track name -> (official file name, number of candidates)."""
+
+logger = logging.getLogger(__name__)
 
 LOCAL_SUBDIR = "personaeval"
 """Sub-folder of the data root searched for the official CSVs."""
@@ -122,6 +127,8 @@ def personaeval_file(
 
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
         raise DataNotFoundError(_missing_message(track, folders, "HF_HUB_OFFLINE is set"))
+    if not _hub_reachable():
+        raise DataNotFoundError(_missing_message(track, folders, "the hub is not reachable"))
     try:
         from huggingface_hub import hf_hub_download
 
@@ -138,6 +145,17 @@ def personaeval_file(
         ) from ex
     snapshot = Path(path).parent.name
     return Path(path), f"hub {PERSONAEVAL_HF_REPO}@{snapshot}/{filename}"
+
+
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    """A quick TCP check, so that an offline run fails at once instead of after retries."""
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    host = urlparse(endpoint).hostname or "huggingface.co"
+    try:
+        with socket.create_connection((host, 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
 
 
 def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
@@ -173,8 +191,19 @@ def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
     gt_found = (options == frame["gt"].to_numpy()[:, None]).any(axis=1)
     if not gt_found.all():
         row = int(gt_found.argmin())
-        raise DataRowError(path, row, "gt", f"{frame['gt'].iloc[row]!r} is not among {option_cols}")
+        raise DataRowError(
+            path, row, "gt", f"{frame['gt'].iloc[row]!r} is not among {list(options[row])}"
+        )
 
+    has_headings = frame["prompt"].map(lambda text: _CONVERSATION.search(text) is not None)
+    if not has_headings.all():
+        logger.warning(
+            "%s: %d of %d prompts have no '# Conversation' ... '# Task' headings; their whole "
+            "prompt is used as the conversation (consider -T prompt_source=dataset)",
+            Path(path).name,
+            int((~has_headings).sum()),
+            len(frame),
+        )
     items: list[RoleItem] = []
     profiles = frame[profile_cols].to_numpy()
     for row, (prompt, gt) in enumerate(zip(frame["prompt"], frame["gt"])):

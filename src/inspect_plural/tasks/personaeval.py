@@ -76,6 +76,7 @@ def record_to_sample(
         candidates=candidates,
         true_role=item.true_role,
         examples=examples or [],
+        file_order=[c.name for c in item.candidates],
     )
     return Sample(
         id=item.id,
@@ -157,6 +158,8 @@ def personaeval_task(
         raise ValueError(f"unknown method {method!r} for PersonaEval; one of {list(METHODS)}")
     if few_shot not in FEW_SHOT_CHOICES:
         raise ValueError(f"few_shot must be one of {FEW_SHOT_CHOICES}, not {few_shot}")
+    if prompt_source == "dataset" and few_shot:
+        raise ValueError("few_shot needs prompt_source='template' (the dataset prompt is fixed)")
     items, origin = load_personaeval(track, data_dir=data_dir, demo=demo, revision=revision)
     samples = [
         record_to_sample(
@@ -175,6 +178,7 @@ def personaeval_task(
         aggregate=aggregate,
         prompts=prompts,
         prompt_source=prompt_source,
+        seed=seed,
     )
     config = resolve_role_config(metrics_preset)
     if temperature is None:
