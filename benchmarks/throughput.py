@@ -18,6 +18,7 @@ from pathlib import Path
 
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
@@ -93,12 +94,12 @@ def bare_task(package_task: Task) -> Task:
     )
 
 
-def _timed(task: Task, log_dir: str) -> float:
+def _timed(task: Task, log_dir: str) -> tuple[float, EvalLog]:
     start = time.perf_counter()
     [log] = eval(task, model="plural/random", log_dir=log_dir, display="none", max_connections=100)
     elapsed = time.perf_counter() - start
     assert log.status == "success", log.error
-    return elapsed
+    return elapsed, log
 
 
 def main(n: int = 2000, repeats: int = 2, json_path: str | None = None) -> dict[str, float]:
@@ -111,8 +112,11 @@ def main(n: int = 2000, repeats: int = 2, json_path: str | None = None) -> dict[
         package_times, bare_times = [], []
         bare = bare_task(personaeval_literary(data_dir=str(data)))
         for _ in range(repeats):
-            bare_times.append(_timed(bare, f"{tmp}/logs"))
-            package_times.append(_timed(personaeval_literary(data_dir=str(data)), f"{tmp}/logs"))
+            bare_times.append(_timed(bare, f"{tmp}/logs")[0])
+            elapsed, log = _timed(personaeval_literary(data_dir=str(data)), f"{tmp}/logs")
+            package_times.append(elapsed)
+    assert log.results is not None
+    chance = {name: m.value for name, m in log.results.scores[0].metrics.items()}
     result = {
         "samples": float(n),
         "package_samples_per_s": n / min(package_times),
@@ -126,6 +130,10 @@ def main(n: int = 2000, repeats: int = 2, json_path: str | None = None) -> dict[
         f"{result['package_samples_per_s']:>12.1f}"
     )
     print(f"overhead ratio: {result['overhead_ratio']:.2f}")
+    print(
+        "chance level (plural/random, K=4): " + ", ".join(f"{k} {v:.3f}" for k, v in chance.items())
+    )
+    result.update({f"chance_{k}": float(v) for k, v in chance.items()})
     if json_path:
         Path(json_path).write_text(json.dumps(result, indent=2))
     return result
