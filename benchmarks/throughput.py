@@ -9,7 +9,6 @@ the role metrics. Data is generated in the official schema (benchmark rows, not 
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import tempfile
@@ -24,8 +23,9 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
-from inspect_plural.records import RoleSampleMetadata
+from inspect_plural.records import RoleCandidate, RoleItem, RoleSampleMetadata
 from inspect_plural.solvers.role_identification import render_role_prompt
+from inspect_plural.sources.personaeval import write_personaeval_csv
 from inspect_plural.tasks import personaeval_literary
 
 N_OPTIONS = 4
@@ -33,28 +33,28 @@ N_OPTIONS = 4
 
 def write_benchmark_csv(folder: Path, n: int) -> Path:
     """n rows in the official Literary.csv schema (generated benchmark text)."""
-    path = folder / "Literary.csv"
-    fields = ["prompt", "gt"] + [
-        f"option{j}{suffix}" for j in range(1, N_OPTIONS + 1) for suffix in ("", "_profile")
-    ]
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        for i in range(n):
-            names = [f"Bench Person {i}-{j}" for j in range(N_OPTIONS)]
-            row = {
-                "prompt": (
-                    "# Conversation\n\n[Character1: Bench Narrator]\n[Begin]\n"
-                    f"Benchmark opening {i}, long enough to look like a real turn of dialogue.\n"
-                    f"[End]\n\n[Character2]\n[Begin]\nBenchmark reply {i}.\n[End]\n\n# Task\n"
-                ),
-                "gt": names[i % N_OPTIONS],
-            }
-            for j, name in enumerate(names, 1):
-                row[f"option{j}"] = name
-                row[f"option{j}_profile"] = f"Benchmark profile of {name}, a few words long."
-            writer.writerow(row)
-    return path
+    items = []
+    for i in range(n):
+        names = [f"Bench Person {i}-{j}" for j in range(N_OPTIONS)]
+        conversation = (
+            "[Character1: Bench Narrator]\n[Begin]\n"
+            f"Benchmark opening {i}, long enough to look like a real turn of dialogue.\n"
+            f"[End]\n\n[Character2]\n[Begin]\nBenchmark reply {i}.\n[End]"
+        )
+        items.append(
+            RoleItem(
+                id=f"literary-{i:05d}",
+                track="literary",
+                conversation=conversation,
+                source_prompt=f"# Conversation\n\n{conversation}\n\n# Task\n",
+                candidates=[
+                    RoleCandidate(name=name, profile=f"Benchmark profile of {name}, a few words.")
+                    for name in names
+                ],
+                true_role=names[i % N_OPTIONS],
+            )
+        )
+    return write_personaeval_csv(folder / "Literary.csv", items)
 
 
 @solver

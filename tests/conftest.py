@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import os
 from pathlib import Path
 
 import pytest
+
+from inspect_plural.records import RoleCandidate, RoleItem
+from inspect_plural.sources.personaeval import write_personaeval_csv
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("INSPECT_LOG_LEVEL", "warning")
@@ -17,30 +19,29 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 def write_personaeval_fixture(folder: Path, track: str, n_rows: int, n_options: int) -> Path:
     """Write a FIXTURE csv in the official PersonaEval schema (text written for tests)."""
     filename = {"literary": "Literary.csv", "drama": "Drama.csv", "expertise": "Expertise.csv"}
-    columns = ["prompt", "gt"]
-    for j in range(1, n_options + 1):
-        columns += [f"option{j}", f"option{j}_profile"]
-    rows = []
+    items = []
     for i in range(n_rows):
         names = [f"Fixture Person {i}-{chr(65 + j)}" for j in range(n_options)]
-        row = {
-            "prompt": (
-                "Fixture prompt.\n\n# Conversation\n\n[Character1: Narrator]\n[Begin]\n"
-                f"Opening line {i}.\n[End]\n\n[Character2]\n[Begin]\nReply line {i}.\n[End]"
-                "\n\n# Task\n\nPick one.\n"
-            ),
-            "gt": names[i % n_options],
-        }
-        for j, name in enumerate(names, 1):
-            row[f"option{j}"] = name
-            row[f"option{j}_profile"] = f"Fixture profile of {name}."
-        rows.append(row)
-    path = folder / filename[track]
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+        conversation = (
+            f"[Character1: Narrator]\n[Begin]\nOpening line {i}.\n[End]\n\n"
+            f"[Character2]\n[Begin]\nReply line {i}.\n[End]"
+        )
+        items.append(
+            RoleItem(
+                id=f"{track}-{i:05d}",
+                track=track,
+                conversation=conversation,
+                source_prompt=(
+                    f"Fixture prompt.\n\n# Conversation\n\n{conversation}\n\n# Task\n\nPick one.\n"
+                ),
+                candidates=[
+                    RoleCandidate(name=name, profile=f"Fixture profile of {name}.")
+                    for name in names
+                ],
+                true_role=names[i % n_options],
+            )
+        )
+    return write_personaeval_csv(folder / filename[track], items)
 
 
 @pytest.fixture

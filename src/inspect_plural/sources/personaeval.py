@@ -9,11 +9,13 @@ Expertise).
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import logging
 import os
 import re
 import socket
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlparse
@@ -28,8 +30,10 @@ __all__ = [
     "PERSONAEVAL_HF_REVISION",
     "PERSONAEVAL_TRACKS",
     "load_personaeval",
+    "personaeval_columns",
     "personaeval_file",
     "read_personaeval_csv",
+    "write_personaeval_csv",
 ]
 
 PERSONAEVAL_HF_REPO = "lingfengzhou/PersonaEval"
@@ -224,6 +228,43 @@ def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
         except ValueError as ex:
             raise DataRowError(path, row, "option1..", str(ex)) from ex
     return items
+
+
+def personaeval_columns(n_options: int) -> list[str]:
+    """The official CSV columns, in order, for a track with ``n_options`` candidates."""
+    columns = ["prompt", "gt"]
+    for j in range(1, n_options + 1):
+        columns += [f"option{j}", f"option{j}_profile"]
+    return columns
+
+
+def write_personaeval_csv(path: str | Path, items: Iterable[RoleItem]) -> Path:
+    """Write records in the official CSV schema (the inverse of :func:`read_personaeval_csv`).
+
+    Used for demo, fixture and benchmark files; ``prompt`` is the record's source prompt
+    (or its conversation when it has none). All records need the same number of candidates.
+
+    Args:
+        path: The file to write.
+        items: The records.
+
+    Returns:
+        The path written.
+    """
+    rows = list(items)
+    n_options = len(rows[0].candidates) if rows else 4
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=personaeval_columns(n_options))
+        writer.writeheader()
+        for item in rows:
+            if len(item.candidates) != n_options:
+                raise ValueError(f"{item.id}: {len(item.candidates)} candidates, not {n_options}")
+            row = {"prompt": item.source_prompt or item.conversation, "gt": item.true_role}
+            for j, candidate in enumerate(item.candidates, 1):
+                row[f"option{j}"] = candidate.name
+                row[f"option{j}_profile"] = candidate.profile
+            writer.writerow(row)
+    return Path(path)
 
 
 def load_personaeval(
