@@ -141,3 +141,11 @@ def test_invalid_task_parameters(personaeval_dir: Path) -> None:
         personaeval_task("literary", data_dir=str(personaeval_dir), method="cinemetric")
     with pytest.raises(ValueError, match="preset"):
         personaeval_task("literary", data_dir=str(personaeval_dir), metrics_preset="nope")
+
+
+def test_writer_round_trips_through_the_reader(personaeval_dir: Path, tmp_path: Path) -> None:
+    from inspect_plural.sources.personaeval import write_personaeval_csv
+
+    items = read_personaeval_csv(personaeval_dir / "Expertise.csv", "expertise")
+    copy = write_personaeval_csv(tmp_path / "copy.csv", items)
+    assert read_personaeval_csv(copy, "expertise") == items

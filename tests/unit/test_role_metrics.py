@@ -522,3 +522,9 @@ def test_resolve_override_changes_the_metrics() -> None:
     config = resolve_role_config("default", tie_break="personaeval")
     scores = _corpus(config)
     assert role_metrics(config)[0](scores) == pytest.approx(2 / 4)
+
+
+def test_per_sample_brier_follows_the_preset() -> None:
+    # A: p = (.7, .1, .1, .1), gold 0: sum form .09 + 3 * .01 = .12; PersonaEval form .12 / 4
+    personaeval = _corpus(resolve_role_config("personaeval"))
+    assert personaeval[0].score.value["brier"] == pytest.approx(0.12 / 4)  # type: ignore[index]
