@@ -13,10 +13,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
+    "AnnotatorSampleMetadata",
     "Annotator",
     "Item",
     "Judgment",
     "LabelScale",
+    "LabeledExample",
     "RatedOutput",
     "RoleCandidate",
     "RoleExample",
@@ -236,3 +238,53 @@ class RoleSampleMetadata(SampleMetadata):
     def candidate_names(self) -> list[str]:
         """Candidate names in presentation order."""
         return [c.name for c in self.candidates]
+
+
+class LabeledExample(_Record):
+    """One of an annotator's own judgments that a method may see (training or adaptation).
+
+    Attributes:
+        item: The judged item.
+        label: The annotator's label (one of the scale's labels).
+        scale: The item's label scale, when it differs from the sample's.
+
+    """
+
+    item: Item
+    label: str
+    scale: LabelScale | None = None
+
+
+class AnnotatorSampleMetadata(SampleMetadata):
+    """Sample metadata of annotator-level tasks: predict one annotator's label of one item.
+
+    ``traits`` holds what a method may show the model: the annotator's traits in the
+    *named* setting, nothing in the *unnamed* one. ``metric_traits`` always holds the
+    traits, for the trait-level metrics only; methods must not read it.
+
+    Attributes:
+        item: The item to judge.
+        training: The annotator's judgments a method may use (k training judgments in the
+            CINEMETRIC split; the adaptation judgments in the PersEval split).
+        metric_traits: The annotator's traits, for grouping metrics.
+        item_votes: Labels given to this item by the people in the training pool (never
+            this annotator's test label), label -> count; empty when nobody there saw it.
+        pool_votes: Labels over the whole training pool, label -> count (by label position
+            when items have their own scales).
+        named: Whether traits are visible to methods.
+        split: The split protocol (``cinemetric`` or ``perseval``).
+
+    """
+
+    item: Item
+    training: list[LabeledExample] = Field(default_factory=list)
+    metric_traits: dict[str, str] = Field(default_factory=dict)
+    item_votes: dict[str, int] = Field(default_factory=dict)
+    pool_votes: dict[str, int] = Field(default_factory=dict)
+    named: bool = True
+    split: str = ""
+
+    @property
+    def labels(self) -> list[str]:
+        """The labels of this sample's scale."""
+        return self.scale.labels if self.scale is not None else []
