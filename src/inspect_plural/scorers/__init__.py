@@ -6,6 +6,26 @@ from inspect_plural.scorers._calibration import (
     gold_rank,
     top_k_correct,
 )
+from inspect_plural.scorers._prf import grouped_report, prf_report, trait_report
+from inspect_plural.scorers.perspective import (
+    PERSPECTIVE_PRESETS,
+    PerspectiveMetricConfig,
+    accuracy,
+    accuracy_by_trait,
+    annotator_macro_f1,
+    annotator_scorer,
+    macro_f1,
+    mae,
+    perspective_metrics,
+    prf_annotator,
+    prf_global,
+    prf_text,
+    prf_trait,
+    resolve_perspective_config,
+    text_macro_f1,
+    trait_macro_f1,
+    within_one,
+)
 from inspect_plural.scorers.role import (
     ROLE_PRESETS,
     RoleMetricConfig,
@@ -22,6 +42,26 @@ from inspect_plural.scorers.role import (
 )
 
 __all__ = [
+    "PERSPECTIVE_PRESETS",
+    "PerspectiveMetricConfig",
+    "accuracy",
+    "accuracy_by_trait",
+    "annotator_macro_f1",
+    "annotator_scorer",
+    "grouped_report",
+    "mae",
+    "macro_f1",
+    "perspective_metrics",
+    "prf_annotator",
+    "prf_global",
+    "prf_report",
+    "prf_text",
+    "prf_trait",
+    "resolve_perspective_config",
+    "text_macro_f1",
+    "trait_macro_f1",
+    "trait_report",
+    "within_one",
     "ROLE_PRESETS",
     "RoleMetricConfig",
     "brier",
