@@ -18,7 +18,14 @@ from typing import Any
 
 import json_repair
 
-__all__ = ["DistributionParse", "extract_json_object", "match_option", "parse_distribution"]
+__all__ = [
+    "DistributionParse",
+    "LabelParse",
+    "extract_json_object",
+    "match_option",
+    "parse_distribution",
+    "parse_label",
+]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
 SUM_TOLERANCE = 1e-6
@@ -237,3 +244,75 @@ def _distribution_from_object(obj: dict[str, Any], options: list[str]) -> Distri
         raw_sum=total,
         missing=[opt for opt in options if opt not in values],
     )
+
+
+@dataclass
+class LabelParse:
+    """Result of :func:`parse_label`.
+
+    Attributes:
+        ok: Whether one of the labels was found.
+        label: The label, spelled as in the scale (None on failure).
+        error: Why parsing failed.
+
+    """
+
+    ok: bool
+    label: str | None = None
+    error: str | None = None
+
+
+LABEL_KEYS = ("label", "answer", "choice", "prediction", "rating")
+"""JSON keys that may hold the chosen label, in order of preference."""
+
+
+def _label_from_object(obj: dict[str, Any], labels: list[str]) -> LabelParse | None:
+    lowered = {str(k).strip().casefold(): v for k, v in obj.items()}
+    for key in LABEL_KEYS:
+        if key in lowered:
+            value = lowered[key]
+            if isinstance(value, (dict, list)) or value is None:
+                return LabelParse(ok=False, error=f"{key!r} is not a single label: {value!r}")
+            label = match_option(str(value).strip(), labels)
+            if label is None:
+                return LabelParse(ok=False, error=f"{value!r} is not one of {labels}")
+            return LabelParse(ok=True, label=label)
+    children = [v for v in obj.values() if isinstance(v, dict) and v]
+    return _label_from_object(children[0], labels) if len(children) == 1 else None
+
+
+def parse_label(text: str, labels: list[str]) -> LabelParse:
+    """Parse one label of a scale from a model's answer.
+
+    The last JSON object with a ``label`` (or ``answer``, ``choice``, ``prediction``,
+    ``rating``) key wins, fenced blocks first; the value is matched to the labels like
+    option names (case, spacing, punctuation, unambiguous whole-word prefixes). Without
+    JSON, a final line that is exactly one label (ignoring case and punctuation) is
+    accepted.
+
+    Args:
+        text: The model output.
+        labels: The allowed labels.
+
+    Returns:
+        The parse result; never raises on model text.
+    """
+    text = unicodedata.normalize("NFKC", text or "")
+    failure: LabelParse | None = None
+    for candidate in reversed(_json_candidates(text)):
+        obj = _load_object(candidate)
+        if obj is None:
+            continue
+        parsed = _label_from_object(obj, labels)
+        if parsed is not None and parsed.ok:
+            return parsed
+        failure = failure or parsed
+    if failure is not None:
+        return failure
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if lines:
+        last = "".join(_tokens(re.sub(r"^\W*(label|answer)\W*:", "", lines[-1], flags=re.I)))
+        exact = [label for label in labels if "".join(_tokens(label)) == last]
+        if len(exact) == 1:
+            return LabelParse(ok=True, label=exact[0])
+    return LabelParse(ok=False, error="no label found in the answer")

@@ -1,5 +1,12 @@
 """Inspect tasks, one module per task family."""
 
+from inspect_plural.tasks._perspective import (
+    COMMON_OPTIONS,
+    METHODS,
+    build_samples,
+    perspective_task,
+)
+from inspect_plural.tasks._perspective import record_to_sample as perspective_record_to_sample
 from inspect_plural.tasks.personaeval import (
     personaeval_drama,
     personaeval_expertise,
@@ -7,11 +14,32 @@ from inspect_plural.tasks.personaeval import (
     personaeval_task,
     record_to_sample,
 )
+from inspect_plural.tasks.perspective import (
+    brexit,
+    dices,
+    dp,
+    epic,
+    md_agreement,
+    mhs,
+    opinionqa,
+)
 
 __all__ = [
+    "COMMON_OPTIONS",
+    "METHODS",
+    "brexit",
+    "build_samples",
+    "dices",
+    "dp",
+    "epic",
+    "md_agreement",
+    "mhs",
+    "opinionqa",
     "personaeval_drama",
     "personaeval_expertise",
     "personaeval_literary",
     "personaeval_task",
+    "perspective_record_to_sample",
+    "perspective_task",
     "record_to_sample",
 ]

@@ -1,0 +1,125 @@
+"""Non-LLM baselines for annotator-level tasks: they set the ``Prediction`` without a model call.
+
+They give honest reference rows for every table and let the whole pipeline run on real
+data offline. Both read only what the split lets a method see: the annotator's own
+training (or adaptation) judgments, and the training pool's vote counts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import Store
+
+from inspect_plural.prediction import Prediction
+from inspect_plural.records import AnnotatorSampleMetadata
+
+__all__ = ["annotator_majority", "item_majority", "majority_label"]
+
+
+def majority_label(votes: dict[str, int], labels: list[str], rng: random.Random) -> str | None:
+    """The most voted label; ties broken with ``rng`` (None when there are no votes).
+
+    Args:
+        votes: Label -> count.
+        labels: The scale's labels (ties are drawn in this order, so draws are stable).
+        rng: The seeded generator that breaks ties.
+
+    Returns:
+        The label, or None.
+
+    """
+    counts = {label: votes.get(label, 0) for label in labels}
+    best = max(counts.values(), default=0)
+    if best <= 0:
+        return None
+    tied = [label for label in labels if counts[label] == best]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+def _write(
+    state: TaskState, method: str, label: str | None, source: str, votes: dict[str, int]
+) -> None:
+    shown = ", ".join(f"{k}: {v}" for k, v in votes.items() if v) or "none"
+    Prediction(
+        store=Store(),
+        method=method,
+        label=label,
+        parse_ok=label is not None,
+        error=None if label is not None else "no votes to take a majority of",
+        rationale=f"majority of {source} ({shown})",
+        aggregate=source,
+        model_calls=0,
+    ).write_to(state.store)
+
+
+@solver
+def annotator_majority(seed: int = 42) -> Solver:
+    """Predict the annotator's most frequent label among the judgments it may see.
+
+    Falls back to the item's majority among the training pool, then to the pool's
+    overall majority, when the annotator has no training judgments (e.g. PersEval with
+    ``adaptation=none``). Ties are broken by a generator seeded with ``seed`` and the
+    annotator id. The fallback used is recorded in ``Prediction.aggregate``.
+
+    Args:
+        seed: Seed of the tie-breaking.
+
+    Returns:
+        A solver that makes no model call.
+
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        labels = metadata.labels
+        rng = random.Random(f"{seed}:annotator_majority:{metadata.annotator_id}")
+        own = dict(Counter(ex.label for ex in metadata.training if ex.label in labels))
+        for source, votes in (
+            ("annotator", own),
+            ("item", metadata.item_votes),
+            ("pool", metadata.pool_votes),
+        ):
+            label = majority_label(votes, labels, rng)
+            if label is not None:
+                _write(state, "annotator_majority", label, source, votes)
+                return state
+        _write(state, "annotator_majority", None, "none", {})
+        return state
+
+    return solve
+
+
+@solver
+def item_majority(seed: int = 42) -> Solver:
+    """Predict the item's majority label among the training pool (other people's labels).
+
+    In the PersEval split the pool is the training users' judgments (plus the adaptation
+    set unless ``adaptation=none``); without ``extended`` it holds no judgment of a test
+    item, so the prediction falls back to the pool's overall majority, which is recorded
+    in ``Prediction.aggregate``. Ties are broken by a generator seeded with ``seed`` and
+    the item id.
+
+    Args:
+        seed: Seed of the tie-breaking.
+
+    Returns:
+        A solver that makes no model call.
+
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        labels = metadata.labels
+        rng = random.Random(f"{seed}:item_majority:{metadata.item_id}")
+        for source, votes in (("item", metadata.item_votes), ("pool", metadata.pool_votes)):
+            label = majority_label(votes, labels, rng)
+            if label is not None:
+                _write(state, "item_majority", label, source, votes)
+                return state
+        _write(state, "item_majority", None, "none", {})
+        return state
+
+    return solve

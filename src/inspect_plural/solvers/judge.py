@@ -1,0 +1,128 @@
+"""LLM-as-a-judge methods for annotator-level tasks: one model call per sample.
+
+``llm_judge`` shows the item and the label scale only; ``personalized_judge`` adds the
+annotator's traits (Dong et al. 2024), when the task is *named*.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import Store
+
+from inspect_plural.answer_format import LabelFormat, declare_answer_format
+from inspect_plural.parsing import parse_label
+from inspect_plural.prediction import ModelAnswer, Prediction
+from inspect_plural.prompts import load_template
+from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.solvers._render import render_item, render_labels, render_traits
+
+__all__ = ["llm_judge", "personalized_judge", "render_judge_prompt"]
+
+TEMPLATE = "annotator_judge.txt"
+TEMPLATE_FIELDS = {"persona", "task", "item", "labels", "reasoning_instruction"}
+DEFAULT_TASK = "Choose the label this person gave to the content."
+REASONING = {
+    True: "First think briefly about how this person would see the content.",
+    False: "Give no analysis.",
+}
+
+
+def render_judge_prompt(
+    metadata: AnnotatorSampleMetadata,
+    personalized: bool,
+    reasoning: bool = True,
+    prompts: str | None = None,
+) -> str:
+    """The prompt of the judge methods for one sample.
+
+    Args:
+        metadata: The sample's metadata.
+        personalized: Describe the annotator by their (visible) traits.
+        reasoning: Ask for brief reasoning before the JSON answer.
+        prompts: Folder of replacement templates.
+
+    Returns:
+        The prompt text.
+
+    """
+    template = load_template(TEMPLATE, TEMPLATE_FIELDS, {"item", "labels"}, prompts)
+    persona = ""
+    if personalized and metadata.traits:
+        persona = "\n# The Person\n\n" + render_traits(metadata.traits) + "\n"
+    scale = metadata.scale
+    if scale is None:
+        raise ValueError(f"sample {metadata.item_id} has no label scale")
+    return template.format(
+        persona=persona,
+        task=scale.description or DEFAULT_TASK,
+        item=render_item(metadata.item),
+        labels=render_labels(scale),
+        reasoning_instruction=REASONING[reasoning],
+    )
+
+
+def _judge(method: str, personalized: bool, reasoning: bool, prompts: str | None) -> Solver:
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        if personalized and not metadata.traits and not metadata.named:
+            raise ValueError(
+                "personalized_judge needs the annotator's traits: run the task with "
+                "-T named=true (a dataset without demographics cannot be named)"
+            )
+        labels = metadata.labels
+        prompt = ChatMessageUser(
+            content=render_judge_prompt(metadata, personalized, reasoning, prompts)
+        )
+        declare_answer_format(prompt, LabelFormat(labels=labels))
+        kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
+        state.messages = [*kept, prompt]
+        output = await get_model(role="judge").generate(state.messages, config=GenerateConfig())
+        state.output = output
+        state.messages.append(output.message)
+        parsed = parse_label(output.completion, labels)
+        answer = ModelAnswer(
+            raw=output.completion, parse_ok=parsed.ok, error=parsed.error, label=parsed.label
+        )
+        Prediction(
+            store=Store(),
+            method=method,
+            label=parsed.label,
+            parse_ok=parsed.ok,
+            error=parsed.error,
+            answers=[answer],
+            model_calls=1,
+        ).write_to(state.store)
+        return state
+
+    return solve
+
+
+@solver
+def llm_judge(reasoning: bool = True, prompts: str | None = None) -> Solver:
+    """LLM-as-a-judge: the item and the label scale, no personal information (1 call).
+
+    Args:
+        reasoning: Ask for brief reasoning before the JSON answer.
+        prompts: Folder of replacement prompt templates.
+
+    Returns:
+        A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
+
+    """
+    return _judge("llm_judge", False, reasoning, prompts)
+
+
+@solver
+def personalized_judge(reasoning: bool = True, prompts: str | None = None) -> Solver:
+    """LLM-as-a-personalized-judge: adds the annotator's traits (1 call; Dong et al. 2024).
+
+    Args:
+        reasoning: Ask for brief reasoning before the JSON answer.
+        prompts: Folder of replacement prompt templates.
+
+    Returns:
+        A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
+
+    """
+    return _judge("personalized_judge", True, reasoning, prompts)
