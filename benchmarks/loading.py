@@ -67,12 +67,18 @@ perseval_s = time.perf_counter() - start
 start = time.perf_counter()
 cinemetric = cinemetric_split(corpus)
 cinemetric_s = time.perf_counter() - start
+from inspect_plural.tasks._perspective import build_samples
+start = time.perf_counter()
+samples = build_samples(corpus, perseval, named=True)
+samples_s = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 hwm_peak = hwm()
 print(json.dumps({
     "load_s": round(load_s, 3),
     "perseval_split_s": round(perseval_s, 3),
     "cinemetric_split_s": round(cinemetric_s, 3),
+    "perseval_samples_s": round(samples_s, 3),
+    "perseval_samples": len(samples),
     "rss_after_imports_mb": round(rss_imports / 1024, 1),
     "peak_rss_mb": round(peak / 1024, 1),
     "vm_hwm_after_imports_mb": None if hwm_imports is None else round(hwm_imports / 1024, 1),
@@ -298,6 +304,7 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
         ("load_s", "load s"),
         ("perseval_split_s", "perseval s"),
         ("cinemetric_split_s", "cinemetric s"),
+        ("perseval_samples_s", "PersEval samples s"),
         ("peak_rss_mb", "peak RSS MB (ru_maxrss)"),
         ("rss_after_imports_mb", "after imports MB"),
         ("vm_hwm_peak_mb", "VmHWM MB"),
