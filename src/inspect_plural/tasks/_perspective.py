@@ -8,6 +8,7 @@ The seven dataset tasks (``opinionqa``, ``dp``, ``brexit``, ``epic``, ``mhs``,
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -70,6 +71,7 @@ COMMON_OPTIONS = {
     "adaptation": "test",
     "extended": False,
     "named": None,
+    "max_examples": 20,
     "reasoning": True,
     "temperature": 0.0,
     "prompts": None,
@@ -88,6 +90,7 @@ def record_to_sample(
     training: list[LabeledExample],
     item_votes: dict[str, int],
     pool_votes: dict[str, int],
+    training_dump: list[dict[str, Any]] | None = None,
 ) -> Sample:
     """One test judgment as an Inspect sample.
 
@@ -101,6 +104,8 @@ def record_to_sample(
         training: The annotator's judgments a method may see.
         item_votes: The training pool's labels of this item.
         pool_votes: The training pool's labels overall.
+        training_dump: ``training`` already dumped; passing the same list for every sample
+            of an annotator keeps one copy in memory instead of one per sample.
 
     Returns:
         The sample: id ``<annotator>:<item>``, input the item content, target the gold
@@ -117,13 +122,15 @@ def record_to_sample(
         scale=scale,
         demo=corpus.demo,
         item=item,
-        training=training,
+        training=[] if training_dump is not None else training,
         metric_traits=dict(annotator.traits),
         item_votes=item_votes,
         pool_votes=pool_votes,
         named=named,
         split=split,
     ).model_dump(exclude_defaults=False)
+    if training_dump is not None:
+        metadata["training"] = training_dump
     for dim in corpus.trait_dimensions:
         metadata[TRAIT_KEY.format(dim)] = annotator.traits.get(dim) or "UNK"
     return Sample(
@@ -143,8 +150,29 @@ def _votes(frame: pd.DataFrame) -> dict[str, dict[int, int]]:
     return result
 
 
-def build_samples(corpus: AnnotatedCorpus, split: CorpusSplit, named: bool) -> list[Sample]:
-    """The samples of a split: one per test judgment, in the split's stable order."""
+def build_samples(
+    corpus: AnnotatedCorpus,
+    split: CorpusSplit,
+    named: bool,
+    max_examples: int | None = 20,
+    seed: int = 42,
+) -> list[Sample]:
+    """The samples of a split: one per test judgment, in the split's stable order.
+
+    Args:
+        corpus: The records.
+        split: The split.
+        named: Whether traits are visible to methods.
+        max_examples: At most this many of an annotator's example judgments go into each
+            of their samples (a seeded subset, the same for all their samples); None: all.
+            PersEval's adaptation sets reach hundreds per annotator on DICES, which would
+            copy every conversation into every sample of that annotator.
+        seed: Seed of that subset.
+
+    Returns:
+        The samples.
+
+    """
     examples: dict[str, list[LabeledExample]] = {}
     for annotator_id, item_id, label in split.examples[
         ["annotator_id", "item_id", "label"]
@@ -157,6 +185,16 @@ def build_samples(corpus: AnnotatedCorpus, split: CorpusSplit, named: bool) -> l
                 scale=scale if item_id in corpus.item_scales else None,
             )
         )
+    if max_examples is not None:
+        for annotator_id, own in examples.items():
+            if len(own) > max_examples:
+                keep = sorted(
+                    random.Random(f"{seed}:examples:{annotator_id}").sample(
+                        range(len(own)), max_examples
+                    )
+                )
+                examples[annotator_id] = [own[i] for i in keep]
+    dumps = {a: [ex.model_dump() for ex in own] for a, own in examples.items()}
     test_items = set(split.test["item_id"].unique())
     item_counts = _votes(split.train[split.train["item_id"].isin(test_items)])
     label_counts = split.train["label"].value_counts()
@@ -178,6 +216,7 @@ def build_samples(corpus: AnnotatedCorpus, split: CorpusSplit, named: bool) -> l
                 examples.get(str(annotator_id), []),
                 {labels[i]: n for i, n in own_counts.items() if i < len(labels)},
                 {labels[i]: n for i, n in pool_counts.items() if i < len(labels)},
+                training_dump=dumps.get(str(annotator_id), []),
             )
         )
     return samples
@@ -235,7 +274,8 @@ def perspective_task(
             (``cinemetric``/``perseval``), ``n_annotators``, ``k_train``, ``m_test``
             (CINEMETRIC split), ``adaptation`` (``none``/``train``/``test``), ``extended``
             (PersEval split), ``named`` (show traits to methods; default: when the dataset
-            has traits), ``reasoning``, ``temperature``, ``prompts`` and
+            has traits), ``max_examples`` (cap on the annotator's example judgments kept in
+            each sample, default 20; -1 keeps all), ``reasoning``, ``temperature``, ``prompts`` and
             ``metrics_preset`` (``default``/``perseval``).
 
     Returns:
@@ -263,7 +303,8 @@ def perspective_task(
     config = resolve_perspective_config(opts["metrics_preset"])
 
     split = _split(corpus, split_name, seed, opts, text_split)
-    samples = build_samples(corpus, split, named)
+    max_examples = int(opts["max_examples"])
+    samples = build_samples(corpus, split, named, None if max_examples < 0 else max_examples, seed)
     scales = [corpus.scale, *corpus.item_scales.values()]
     ordinal = any(s.kind == "ordinal" for s in scales)
     names = None if corpus.item_scales else list(corpus.scale.labels)
