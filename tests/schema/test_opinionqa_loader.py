@@ -263,3 +263,26 @@ def test_splits_run_on_demo() -> None:
     perseval = perseval_split(corpus, seed=42, adaptation="none")
     assert perseval.test["annotator_id"].nunique() == 5  # 20% of 25 users
     assert not set(perseval.test["annotator_id"]) & set(perseval.train["annotator_id"])
+
+
+def test_answer_matches_an_option_cut_short_in_info_csv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_option = "Fixture option that runs on and on " * 5
+    cut = long_option[:60]
+    monkeypatch.setitem(
+        FIXTURE_QUESTIONS,
+        55,
+        [("FIXL_W55", "Fixture long question?", [cut, "Short"], [1.0, 2.0])],
+    )
+    _write_wave(
+        tmp_path,
+        55,
+        [
+            {"QKEY": "1", "FIXL_W55": long_option.strip()},
+            {"QKEY": "2", "FIXL_W55": "Short"},
+        ],
+    )
+    corpus = load_opinionqa(data_dir=tmp_path)
+    labels = dict(zip(corpus.judgments["annotator_id"], corpus.judgments["label"]))
+    assert labels == {"W55:1": 0, "W55:2": 1}

@@ -217,6 +217,21 @@ def _read_trait_options(path: Path) -> dict[str, set[str]]:
     return options
 
 
+TRUNCATION_MIN = 40
+"""Shortest option string treated as possibly truncated when matching answers by prefix."""
+
+
+def _truncated_match(answer: str, options: list[str]) -> int | None:
+    """The index of the one option that is a long prefix of the answer (or vice versa)."""
+    hits = [
+        i
+        for i, option in enumerate(options)
+        if min(len(option), len(answer)) >= TRUNCATION_MIN
+        and (answer.startswith(option) or option.startswith(answer))
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
 def read_opinionqa_wave(
     folder: Path, wave: int
 ) -> tuple[pd.DataFrame, dict[str, Annotator], dict[str, Item], dict[str, LabelScale], int]:
@@ -271,6 +286,27 @@ def read_opinionqa_wave(
     codes.loc[codes["answer"] == OPINIONQA_REFUSED, "label"] = -1
     long = long.merge(codes, on=["item_id", "answer"], how="left", sort=False)
     unknown = long["label"].isna()
+    if unknown.any():
+        # info.csv cuts some long option strings (~120 characters): match by prefix.
+        resolved = {
+            (key, answer): _truncated_match(answer, scales[key].labels)
+            for key, answer in long.loc[unknown, ["item_id", "answer"]]
+            .drop_duplicates()
+            .itertuples(index=False)
+        }
+        fills = [
+            resolved[(k, a)]
+            for k, a in long.loc[unknown, ["item_id", "answer"]].itertuples(index=False)
+        ]
+        long.loc[unknown, "label"] = [float("nan") if f is None else f for f in fills]
+        matched = sum(1 for f in fills if f is not None)
+        if matched:
+            logger.warning(
+                "%s: %d answers matched a truncated option string by prefix",
+                responses_path,
+                matched,
+            )
+        unknown = long["label"].isna()
     if unknown.any():
         bad = long[unknown].sort_values(["_row", "item_id"]).iloc[0]
         raise DataRowError(
