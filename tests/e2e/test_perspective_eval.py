@@ -163,3 +163,23 @@ def test_forbidden_and_impossible_combinations_fail_clearly() -> None:
         brexit(demo=True, n_annotator=3)
     with pytest.raises(ValueError, match="unknown method"):
         brexit(demo=True, method="nope")
+
+
+def test_epochs_reduce_label_indices_by_mode(tmp_path: Path) -> None:
+    [log] = eval(
+        "inspect_plural/brexit",
+        task_args={"demo": True},
+        model="plural/random",
+        log_dir=str(tmp_path),
+        display="none",
+        epochs=3,
+        limit=10,
+    )
+    assert log.status == "success", log.error
+    assert log.eval.config.epochs_reducer == ["mode"]
+    log = read_eval_log(log.location)
+    assert log.samples is not None and len(log.samples) == 30
+    assert log.reductions is not None
+    for reduced in log.reductions[0].samples:
+        assert isinstance(reduced.value, dict)
+        assert float(reduced.value["pred"]).is_integer()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
-from inspect_ai import Task
+from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
@@ -321,6 +321,8 @@ def perspective_task(
         scorer=annotator_scorer(),
         metrics=metrics,
         config=GenerateConfig(temperature=float(opts["temperature"])),
+        # label indices must stay integers under --epochs: take the mode, not the mean
+        epochs=Epochs(1, "mode"),
         version=TASK_VERSION,
         metadata={
             "family": "perspective",
