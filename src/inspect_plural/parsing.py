@@ -298,17 +298,13 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
         The parse result; never raises on model text.
     """
     text = unicodedata.normalize("NFKC", text or "")
-    failure: LabelParse | None = None
     for candidate in reversed(_json_candidates(text)):
         obj = _load_object(candidate)
         if obj is None:
             continue
         parsed = _label_from_object(obj, labels)
-        if parsed is not None and parsed.ok:
+        if parsed is not None:  # the last object that gives a label decides, valid or not
             return parsed
-        failure = failure or parsed
-    if failure is not None:
-        return failure
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if lines:
         last = "".join(_tokens(re.sub(r"^\W*(label|answer)\W*:", "", lines[-1], flags=re.I)))

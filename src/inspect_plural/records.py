@@ -269,8 +269,10 @@ class AnnotatorSampleMetadata(SampleMetadata):
         metric_traits: The annotator's traits, for grouping metrics.
         item_votes: Labels given to this item by the people in the training pool (never
             this annotator's test label), label -> count; empty when nobody there saw it.
-        pool_votes: Labels over the whole training pool, label -> count (by label position
-            when items have their own scales).
+        pool_votes: Labels over the whole training pool, label -> count (empty when items
+            have scales of their own).
+        own_votes: The annotator's labels over *all* their example judgments, label ->
+            count (``training`` may hold only a subset, see ``max_examples``).
         named: Whether traits are visible to methods.
         split: The split protocol (``cinemetric`` or ``perseval``).
 
@@ -281,6 +283,7 @@ class AnnotatorSampleMetadata(SampleMetadata):
     metric_traits: dict[str, str] = Field(default_factory=dict)
     item_votes: dict[str, int] = Field(default_factory=dict)
     pool_votes: dict[str, int] = Field(default_factory=dict)
+    own_votes: dict[str, int] = Field(default_factory=dict)
     named: bool = True
     split: str = ""
 

@@ -51,7 +51,7 @@ class CorpusSplit:
             (their training judgments, or the adaptation set), keyed by annotator.
         train: The training pool: judgments a method may learn from (e.g. item
             majorities), mostly other people's; in the PersEval split it also holds the
-            adaptation set unless ``adaptation="none"``. Never contains a test judgment.
+            adaptation set when ``adaptation="train"``. Never contains a test judgment.
         summary: Counts and parameters, for the task metadata.
 
     """
@@ -190,9 +190,9 @@ def perseval_split(
        adaptation set; their judgments of the other texts form the **test set**, which
        is the same whatever the adaptation setting.
     3. ``adaptation="none"`` discards the adaptation set; ``"train"`` adds it to the
-       training pool; ``"test"`` keeps it apart for use at inference. Either way a method
-       may show a test annotator their own adaptation judgments (``examples``), except
-       under ``"none"``.
+       training pool (so it counts in item and pool majorities); ``"test"`` keeps it apart,
+       for use at inference only. Under ``"train"`` and ``"test"`` a method may show a
+       test annotator their own adaptation judgments (``examples``).
     4. Unless ``extended``, training judgments of test texts are removed from the pool.
 
     ``text_split=(0.7, 0.05)`` gives the BREXIT variant: users are split with scikit-learn's
@@ -254,12 +254,11 @@ def perseval_split(
     if not extended:
         train = train[~train["item_id"].isin(set(test["item_id"].unique()))]
     examples = adapted if adaptation != "none" else adapted.iloc[0:0]
-    pool = train if adaptation != "test" else pd.concat([train, adapted])
     return CorpusSplit(
         protocol="perseval",
         test=test.sort_values(["annotator_id", "item_id"], kind="stable").reset_index(drop=True),
         examples=examples.reset_index(drop=True),
-        train=pool.reset_index(drop=True),
+        train=train.reset_index(drop=True),
         summary={
             "protocol": "perseval",
             "seed": seed,

@@ -297,10 +297,12 @@ def _check_perseval(corpus: AnnotatedCorpus, split: CorpusSplit, adaptation: str
     train_of_test_users = split.train[split.train["annotator_id"].isin(users)]
     if adaptation == "none":
         assert len(split.examples) == 0
+    if adaptation in ("none", "test"):
         assert len(train_of_test_users) == 0  # train pool users and test users disjoint
     else:
-        # the only test-user judgments in the pool are the adaptation set
+        # adaptation=train: the only test-user judgments in the pool are the adaptation set
         assert _pairs(train_of_test_users) == _pairs(split.examples)
+    if adaptation != "none":
         assert split.summary["adaptation_judgments"] == len(split.examples)
     others = j[~j["annotator_id"].isin(users)]
     train_of_others = split.train[~split.train["annotator_id"].isin(users)]

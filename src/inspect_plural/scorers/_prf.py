@@ -85,7 +85,7 @@ def prf_report(
     if labels == "fixed":
         label_list = list(range(n_labels))
     else:
-        label_list = sorted(set(gold_a.tolist()) | set(pred_a.tolist()))
+        label_list = sorted((set(gold_a.tolist()) | set(pred_a.tolist())) - {FAILED})
     report: Report = {}
     p, r, f, _ = precision_recall_fscore_support(
         gold_a, pred_a, labels=label_list, average=None, zero_division=zero_division
@@ -133,6 +133,7 @@ def grouped_report(
     labels: LabelSet = "fixed",
     zero_division: float = 0.0,
     names: Sequence[str] | None = None,
+    row_labels: Sequence[int] | IntArray | None = None,
 ) -> Report:
     """One report per group (annotator or text), averaged without weights.
 
@@ -152,6 +153,9 @@ def grouped_report(
         labels: Label-set policy (see :func:`prf_report`).
         zero_division: Value of a ratio whose denominator is 0.
         names: Class names used in the keys.
+        row_labels: Scale size of each row, when items have scales of their own (e.g.
+            OpinionQA questions): with fixed labels, a group is scored on the label set of
+            its largest scale (for a text, its own scale) instead of ``n_labels``.
 
     Returns:
         The mean report (each key averaged over the groups whose report has it), plus
@@ -168,6 +172,7 @@ def grouped_report(
         label_list = np.arange(n_labels, dtype=np.int64)
     else:
         label_list = np.unique(np.concatenate([gold_a, pred_a]))
+        label_list = label_list[label_list != FAILED]
     n_cols = len(label_list)
     column = {int(label): j for j, label in enumerate(label_list)}
     gold_col = np.fromiter((column.get(int(x), -1) for x in gold_a), np.int64, len(gold_a))
@@ -182,7 +187,14 @@ def grouped_report(
     true_n = counts(gold_col, gold_col >= 0)
     pred_n = counts(pred_col, pred_col >= 0)
     tp = counts(gold_col, (gold_col >= 0) & (gold_col == pred_col))
-    present = np.ones_like(tp, dtype=bool) if labels == "fixed" else (true_n + pred_n) > 0
+    if labels == "inferred":
+        present = (true_n + pred_n) > 0
+    elif row_labels is None:
+        present = np.ones_like(tp, dtype=bool)
+    else:
+        sizes = np.zeros(n_groups, dtype=np.int64)
+        np.maximum.at(sizes, codes, np.asarray(row_labels, dtype=np.int64))
+        present = label_list[None, :] < sizes[:, None]
     precision = _safe_divide(tp, pred_n, zero_division)
     recall = _safe_divide(tp, true_n, zero_division)
     f1 = _safe_divide(2 * tp, pred_n + true_n, zero_division)

@@ -128,7 +128,7 @@ class _Rows:
         items: list[str] = []
         traits: list[dict[str, str]] = []
         abs_error: list[float] = []
-        n_labels = 0
+        row_labels: list[int] = []
         for sample_score in scores:
             value = sample_score.score.value
             if not isinstance(value, dict):
@@ -142,7 +142,7 @@ class _Rows:
             annotators.append(str(metadata.get("annotator_id", "")))
             items.append(str(metadata.get("item_id", sample_score.sample_id)))
             traits.append(dict(metadata.get("metric_traits") or {}))
-            n_labels = max(n_labels, int(value.get("n_labels", 0)))
+            row_labels.append(int(value.get("n_labels", 0)))
             if "abs_error" in value:
                 abs_error.append(float(value["abs_error"]))
         self.gold = np.asarray(gold, dtype=np.int64)
@@ -151,7 +151,9 @@ class _Rows:
         self.items = items
         self.traits = traits
         self.abs_error = np.asarray(abs_error, dtype=float)
-        self.n_labels = n_labels
+        self.row_labels = np.asarray(row_labels, dtype=np.int64)
+        self.n_labels = int(self.row_labels.max()) if row_labels else 0
+        self.mixed_scales = len(set(row_labels)) > 1
 
     def __len__(self) -> int:
         return len(self.gold)
@@ -168,7 +170,14 @@ def _level_report(
         )
     groups = rows.annotators if level == "annotator" else rows.items
     return grouped_report(
-        rows.gold, rows.pred, groups, rows.n_labels, config.labels, config.zero_division, names
+        rows.gold,
+        rows.pred,
+        groups,
+        rows.n_labels,
+        config.labels,
+        config.zero_division,
+        names,
+        rows.row_labels if rows.mixed_scales else None,
     )
 
 
@@ -303,16 +312,24 @@ def prf_trait(preset: str = "default", names: list[str] | None = None) -> Metric
 
 
 @metric
-def accuracy_by_trait(dimensions: list[str], failures: Failures = "wrong") -> Metric:
+def accuracy_by_trait(
+    dimensions: list[str],
+    failures: Failures = "wrong",
+    skip_values: list[str] | None = None,
+) -> Metric:
     """Accuracy per trait value, keys ``accuracy/<dimension>=<value>`` (Inspect's ``grouped``)."""
     per_dimension = {
         dim: grouped(accuracy(failures), TRAIT_KEY.format(dim), all=False) for dim in dimensions
     }
 
+    skip = set(skip_values if skip_values is not None else ("", "UNK"))
+
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         result: dict[str, float] = {}
         for dim, grouped_metric in per_dimension.items():
-            values = cast(MetricProtocol, grouped_metric)(scores)
+            key = TRAIT_KEY.format(dim)
+            known = [s for s in scores if (s.sample_metadata or {}).get(key, "") not in skip]
+            values = cast(MetricProtocol, grouped_metric)(known) if known else {}
             if isinstance(values, dict):
                 result.update({f"accuracy/{dim}={k}": float(v or 0.0) for k, v in values.items()})
         return result

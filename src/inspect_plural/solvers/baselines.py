@@ -59,6 +59,9 @@ def _write(
 def annotator_majority(seed: int = 42) -> Solver:
     """Predict the annotator's most frequent label among the judgments it may see.
 
+    The counts are ``own_votes`` (all the annotator's example judgments, however many
+    ``training`` shows), or the labels in ``training`` when a task does not provide them.
+
     Falls back to the item's majority among the training pool, then to the pool's
     overall majority, when the annotator has no training judgments (e.g. PersEval with
     ``adaptation=none``). Ties are broken by a generator seeded with ``seed`` and the
@@ -76,7 +79,9 @@ def annotator_majority(seed: int = 42) -> Solver:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
         labels = metadata.labels
         rng = random.Random(f"{seed}:annotator_majority:{metadata.annotator_id}")
-        own = dict(Counter(ex.label for ex in metadata.training if ex.label in labels))
+        own = metadata.own_votes or dict(
+            Counter(ex.label for ex in metadata.training if ex.label in labels)
+        )
         for source, votes in (
             ("annotator", own),
             ("item", metadata.item_votes),

@@ -62,7 +62,17 @@ def render_judge_prompt(
     )
 
 
-def _judge(method: str, personalized: bool, reasoning: bool, prompts: str | None) -> Solver:
+def _judge(
+    method: str,
+    personalized: bool,
+    reasoning: bool,
+    prompts: str | None,
+    temperature: float | None,
+    seed: int | None,
+) -> Solver:
+    # passed explicitly: a separate --model-role judge does not inherit the task's config
+    config = GenerateConfig(temperature=temperature, seed=seed)
+
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
         if personalized and not metadata.traits and not metadata.named:
@@ -77,7 +87,7 @@ def _judge(method: str, personalized: bool, reasoning: bool, prompts: str | None
         declare_answer_format(prompt, LabelFormat(labels=labels))
         kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
         state.messages = [*kept, prompt]
-        output = await get_model(role="judge").generate(state.messages, config=GenerateConfig())
+        output = await get_model(role="judge").generate(state.messages, config=config)
         state.output = output
         state.messages.append(output.message)
         parsed = parse_label(output.completion, labels)
@@ -99,30 +109,44 @@ def _judge(method: str, personalized: bool, reasoning: bool, prompts: str | None
 
 
 @solver
-def llm_judge(reasoning: bool = True, prompts: str | None = None) -> Solver:
+def llm_judge(
+    reasoning: bool = True,
+    prompts: str | None = None,
+    temperature: float | None = 0.0,
+    seed: int | None = 42,
+) -> Solver:
     """LLM-as-a-judge: the item and the label scale, no personal information (1 call).
 
     Args:
         reasoning: Ask for brief reasoning before the JSON answer.
         prompts: Folder of replacement prompt templates.
+        temperature: Sampling temperature of the judge (None: the provider's default).
+        seed: Generation seed (None: unseeded).
 
     Returns:
         A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
 
     """
-    return _judge("llm_judge", False, reasoning, prompts)
+    return _judge("llm_judge", False, reasoning, prompts, temperature, seed)
 
 
 @solver
-def personalized_judge(reasoning: bool = True, prompts: str | None = None) -> Solver:
+def personalized_judge(
+    reasoning: bool = True,
+    prompts: str | None = None,
+    temperature: float | None = 0.0,
+    seed: int | None = 42,
+) -> Solver:
     """LLM-as-a-personalized-judge: adds the annotator's traits (1 call; Dong et al. 2024).
 
     Args:
         reasoning: Ask for brief reasoning before the JSON answer.
         prompts: Folder of replacement prompt templates.
+        temperature: Sampling temperature of the judge (None: the provider's default).
+        seed: Generation seed (None: unseeded).
 
     Returns:
         A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
 
     """
-    return _judge("personalized_judge", True, reasoning, prompts)
+    return _judge("personalized_judge", True, reasoning, prompts, temperature, seed)

@@ -7,6 +7,7 @@ pandas frame with a label *index* per row, so splitting stays vectorised.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,6 +16,8 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, Judgment, LabelScale
 
 __all__ = ["AnnotatedCorpus", "JUDGMENT_COLUMNS"]
+
+logger = logging.getLogger(__name__)
 
 JUDGMENT_COLUMNS = ["annotator_id", "item_id", "label"]
 """Columns of :attr:`AnnotatedCorpus.judgments` (``label`` is an index into the scale)."""
@@ -92,4 +95,9 @@ def dedupe_judgments(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
     """
     duplicated = frame.duplicated(subset=["annotator_id", "item_id"], keep="first")
-    return frame.loc[~duplicated].reset_index(drop=True), int(duplicated.sum())
+    dropped = int(duplicated.sum())
+    if dropped:
+        logger.warning(
+            "%d repeated (annotator, item) judgments dropped, keeping the first", dropped
+        )
+    return frame.loc[~duplicated].reset_index(drop=True), dropped

@@ -89,6 +89,12 @@ def read_lewidi(
         if not isinstance(data, dict):
             raise DataRowError(path, 0, "(file)", "expected a JSON object of records")
         for row, (raw_id, record) in enumerate(data.items()):
+            if not isinstance(record, dict):
+                raise DataRowError(path, row, "(record)", f"item {raw_id!r} is not an object")
+            if not isinstance(record.get("annotators"), str):
+                raise DataRowError(
+                    path, row, "annotators", f"item {raw_id!r}: expected a comma-separated string"
+                )
             item_id = f"{split}-{raw_id}" if id_style == "split" else str(len(items))
             text = record.get("text")
             if not isinstance(text, str) or not text.strip():

@@ -9,6 +9,7 @@ The seven dataset tasks (``opinionqa``, ``dp``, ``brexit``, ``epic``, ``mhs``,
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -91,6 +92,7 @@ def record_to_sample(
     item_votes: dict[str, int],
     pool_votes: dict[str, int],
     training_dump: list[dict[str, Any]] | None = None,
+    own_votes: dict[str, int] | None = None,
 ) -> Sample:
     """One test judgment as an Inspect sample.
 
@@ -104,6 +106,7 @@ def record_to_sample(
         training: The annotator's judgments a method may see.
         item_votes: The training pool's labels of this item.
         pool_votes: The training pool's labels overall.
+        own_votes: The annotator's labels over all their examples (default: ``training``'s).
         training_dump: ``training`` already dumped; passing the same list for every sample
             of an annotator keeps one copy in memory instead of one per sample.
 
@@ -126,6 +129,9 @@ def record_to_sample(
         metric_traits=dict(annotator.traits),
         item_votes=item_votes,
         pool_votes=pool_votes,
+        own_votes=own_votes
+        if own_votes is not None
+        else {label: n for label, n in Counter(ex.label for ex in training).items()},
         named=named,
         split=split,
     ).model_dump(exclude_defaults=False)
@@ -185,6 +191,7 @@ def build_samples(
                 scale=scale if item_id in corpus.item_scales else None,
             )
         )
+    own_votes = {a: dict(Counter(ex.label for ex in own)) for a, own in examples.items()}
     if max_examples is not None:
         for annotator_id, own in examples.items():
             if len(own) > max_examples:
@@ -198,7 +205,9 @@ def build_samples(
     test_items = set(split.test["item_id"].unique())
     item_counts = _votes(split.train[split.train["item_id"].isin(test_items)])
     label_counts = split.train["label"].value_counts()
-    pool_counts = dict(zip(label_counts.index.astype(int).tolist(), label_counts.tolist()))
+    pool_counts: dict[int, int] = {}
+    if not corpus.item_scales:  # label positions mean nothing across questions
+        pool_counts = dict(zip(label_counts.index.astype(int).tolist(), label_counts.tolist()))
     samples = []
     for annotator_id, item_id, label in split.test[["annotator_id", "item_id", "label"]].itertuples(
         index=False
@@ -217,9 +226,26 @@ def build_samples(
                 {labels[i]: n for i, n in own_counts.items() if i < len(labels)},
                 {labels[i]: n for i, n in pool_counts.items() if i < len(labels)},
                 training_dump=dumps.get(str(annotator_id), []),
+                own_votes=own_votes.get(str(annotator_id), {}),
             )
         )
+    ids = [sample.id for sample in samples]
+    if len(set(ids)) != len(ids):
+        repeated = next(i for i in ids if ids.count(i) > 1)
+        raise ValueError(f"{corpus.name}: sample id {repeated!r} repeats (ids contain ':'?)")
     return samples
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    """A boolean option, given as a bool or as the strings true/false/yes/no/1/0."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise ValueError(f"option {name} must be true or false, not {value!r}")
 
 
 def _split(
@@ -242,18 +268,20 @@ def _split(
             corpus,
             seed=seed,
             adaptation=options["adaptation"],
-            extended=bool(options["extended"]),
+            extended=_as_bool("extended", options["extended"]),
             text_split=text_split,
         )
     raise ValueError(f"unknown split {split!r}; one of ['cinemetric', 'perseval']")
 
 
-def _method(name: str, seed: int, reasoning: bool, prompts: str | None) -> Solver:
+def _method(
+    name: str, seed: int, reasoning: bool, prompts: str | None, temperature: float
+) -> Solver:
     if name not in METHODS:
         raise ValueError(f"unknown method {name!r}; one of {sorted(METHODS)}")
     if name in ("annotator_majority", "item_majority"):
         return METHODS[name](seed=seed)
-    return METHODS[name](reasoning=reasoning, prompts=prompts)
+    return METHODS[name](reasoning=reasoning, prompts=prompts, temperature=temperature, seed=seed)
 
 
 def perspective_task(
@@ -291,9 +319,11 @@ def perspective_task(
     opts: dict[str, Any] = {**COMMON_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
     split_name: SplitProtocol = opts["split"] or default_split
     has_traits = bool(corpus.trait_dimensions)
-    named = has_traits if opts["named"] is None else bool(opts["named"])
+    named = has_traits if opts["named"] is None else _as_bool("named", opts["named"])
     if named and not has_traits:
         raise ValueError(f"{corpus.name} has no annotator traits: it can only run named=false")
+    if opts["method"] == "personalized_judge" and not named:
+        raise ValueError("personalized_judge shows the annotator's traits: it needs named=true")
     adaptation: Adaptation = opts["adaptation"]
     if split_name == "perseval" and adaptation == "none" and not named:
         raise ValueError(
@@ -314,10 +344,20 @@ def perspective_task(
         )
     ]
     if has_traits:
-        metrics.append(accuracy_by_trait(list(corpus.trait_dimensions), config.failures))
+        metrics.append(
+            accuracy_by_trait(
+                list(corpus.trait_dimensions), config.failures, list(config.skip_trait_values)
+            )
+        )
     return Task(
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
-        solver=_method(opts["method"], seed, bool(opts["reasoning"]), opts["prompts"]),
+        solver=_method(
+            opts["method"],
+            seed,
+            _as_bool("reasoning", opts["reasoning"]),
+            opts["prompts"],
+            float(opts["temperature"]),
+        ),
         scorer=annotator_scorer(),
         metrics=metrics,
         config=GenerateConfig(temperature=float(opts["temperature"])),

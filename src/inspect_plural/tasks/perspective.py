@@ -4,7 +4,7 @@ Every task takes ``data_dir``, ``demo``, ``seed`` and (where the dataset has sev
 ``label``, plus the options shared by all annotator-level tasks, passed through to
 :func:`~inspect_plural.tasks._perspective.perspective_task` (``method``, ``split``,
 ``n_annotators``, ``k_train``, ``m_test``, ``adaptation``, ``extended``, ``named``,
-``reasoning``, ``temperature``, ``prompts``, ``metrics_preset``). Defaults: the
+``max_examples``, ``reasoning``, ``temperature``, ``prompts``, ``metrics_preset``). Defaults: the
 CINEMETRIC split for ``opinionqa`` and ``dp``, the PersEval split for the others.
 """
 
@@ -35,7 +35,7 @@ def opinionqa(
     data_dir: str | None = None,
     demo: bool = False,
     seed: int = DEFAULT_SEED,
-    waves: list[int] | None = None,
+    waves: list[int] | int | str | None = None,
     **options: Any,
 ) -> Task:
     """OpinionQA (Santurkar et al. 2023): a Pew panel respondent's answer to a survey question.
@@ -44,9 +44,11 @@ def opinionqa(
         data_dir: Folder with the ``American_Trends_Panel_W*`` folders (user-supplied).
         demo: Use the demo panel written for this package.
         seed: Seed of every random choice.
-        waves: Waves to load (default: every wave present).
+        waves: Waves to load: a list, one number, or "26,27" (default: every wave present).
         **options: Options shared by annotator-level tasks (module docstring).
     """
+    if isinstance(waves, (int, str)):
+        waves = [int(w) for w in str(waves).split(",") if w.strip()]
     corpus = load_opinionqa(data_dir=data_dir, demo=demo, waves=waves)
     return perspective_task(corpus, seed=seed, default_split="cinemetric", **options)
 
