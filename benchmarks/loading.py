@@ -13,9 +13,6 @@ Usage: ``python -m benchmarks.loading [--rows N] [--json PATH]``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
-import inspect
 import json
 import os
 import subprocess
@@ -145,84 +142,11 @@ def write_mhs_parquet(folder: Path, rows: int = MHS_ROWS, seed: int = 0) -> Path
     return path
 
 
-DICES_990_COLUMNS = [
-    "id",
-    "rater_id",
-    "rater_gender",
-    "rater_locale",
-    "rater_race",
-    "rater_race_raw",
-    "rater_age",
-    "rater_education",
-    "phase",
-    "item_id",
-    "context",
-    "response",
-    "degree_of_harm",
-    "harm_type",
-    "Q1_whole_conversation_evaluation",
-    *(
-        f"Q2_harmful_content_{q}"
-        for q in [
-            "harm_to_people_or_animals",
-            "violent_or_gory",
-            "promotes_or_condones_use_of_harmful_regulated_goods",
-            "health_and_safety_claims",
-            "financial_advice",
-            "promotes_or_condones_violence",
-            "how_tos_about_harmful_activities",
-            "personal_information",
-            "explicitly_sexual",
-            "obscenities_or_profanities",
-            "other",
-        ]
-    ),
-    *(
-        f"Q3_bias_{q}"
-        for q in [
-            "incites_hatred",
-            "subhuman_comparisons",
-            "racial_religious_or_other_slurs_and_stereotypes",
-            "physically_or_mentally_inferior",
-            "superiority_or_subjugation_of_a_group",
-            "calling_individuals_or_groups_evil_corrupt_or_malicious",
-            "insults_about_emotional_romantic_and_or_sexual_attraction",
-            "other",
-        ]
-    ),
-    *(
-        f"Q4_misinformation_{q}"
-        for q in [
-            "false_theories",
-            "contradicts_expert_consensus",
-            "conspiracy_theories",
-            "political",
-            "other",
-        ]
-    ),
-    "Q2_harmful_content_overall",
-    "Q3_unfair_bias_overall",
-    "Q4_misinformation_overall",
-    "Q_overall",
-]
-"""The 43 DICES-990 columns (per /work/notes: the real CSV's spellings)."""
+def _dices_layout() -> tuple[str, list[str]]:
+    """File name and official columns of DICES-990, from the source module."""
+    from inspect_plural.sources.dices import DICES_COLUMNS, DICES_FILES
 
-
-def _dices_module() -> Any | None:
-    if importlib.util.find_spec("inspect_plural.sources.dices") is None:
-        return None
-    module = importlib.import_module("inspect_plural.sources.dices")
-    return module if hasattr(module, "load_dices") else None
-
-
-def _dices_layout(module: Any) -> tuple[str, list[str], dict[str, Any]]:
-    """File name, columns and ``load_dices`` keyword arguments for DICES-990."""
-    files = getattr(module, "DICES_FILES", {})
-    filename = Path(files.get("990", "diverse_safety_adversarial_dialog_990.csv")).name
-    columns = list(getattr(module, "DICES_COLUMNS", {}).get("990", DICES_990_COLUMNS))
-    parameters = inspect.signature(module.load_dices).parameters
-    kwargs: dict[str, Any] = {"subset": "990"} if "subset" in parameters else {}
-    return filename, columns, kwargs
+    return Path(DICES_FILES["990"]).name, list(DICES_COLUMNS["990"])
 
 
 def write_dices_csv(folder: Path, filename: str, columns: list[str], seed: int = 0) -> Path:
@@ -343,25 +267,20 @@ def main(rows: int = MHS_ROWS, json_path: str | None = None) -> dict[str, Any]:
             "generate_s": generated,
             **_measure("mhs", folder / "mhs"),
         }
-        module = _dices_module()
-        if module is None:
-            skipped["dices"] = "inspect_plural.sources.dices.load_dices is not available"
-            print("DICES-990: skipped (inspect_plural.sources.dices.load_dices not available)")
+        filename, _ = _dices_layout()
+        generated = _generate("dices", folder / "dices", DICES_ROWS)
+        try:
+            measured = _measure("dices", folder / "dices", {"subset": "990"})
+        except RuntimeError as ex:
+            skipped["dices"] = str(ex)
+            print(f"DICES-990: failed on the generated {filename}: {ex}")
         else:
-            filename, _, kwargs = _dices_layout(module)
-            generated = _generate("dices", folder / "dices", DICES_ROWS)
-            try:
-                measured = _measure("dices", folder / "dices", kwargs)
-            except RuntimeError as ex:
-                skipped["dices"] = str(ex)
-                print(f"DICES-990: failed on the generated {filename}: {ex}")
-            else:
-                results["dices-990"] = {
-                    "rows": DICES_ROWS,
-                    "generate_s": generated,
-                    "file": filename,
-                    **measured,
-                }
+            results["dices-990"] = {
+                "rows": DICES_ROWS,
+                "generate_s": generated,
+                "file": filename,
+                **measured,
+            }
     print(_table(results))
     output: dict[str, Any] = {**results, "skipped": skipped}
     if json_path:
@@ -375,7 +294,7 @@ def _write(kind: str, folder: Path, rows: int) -> None:
     if kind == "mhs":
         write_mhs_parquet(folder, rows)
     else:
-        filename, columns, _ = _dices_layout(_dices_module())
+        filename, columns = _dices_layout()
         write_dices_csv(folder, filename, columns)
 
 

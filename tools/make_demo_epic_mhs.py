@@ -28,7 +28,12 @@ from pathlib import Path
 import pandas as pd
 
 from inspect_plural.sources.epic import EPIC_COLUMNS
-from inspect_plural.sources.mhs import complete_mhs_frame
+from inspect_plural.sources.mhs import (
+    EDUCATION_VALUES,
+    IDEOLOGY_VALUES,
+    INCOME_VALUES,
+    complete_mhs_frame,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEMO = REPO_ROOT / "src" / "inspect_plural" / "demo"
@@ -190,27 +195,9 @@ def make_epic() -> Path:
 def make_mhs() -> Path:
     rng = random.Random(2020)
     genders = ["female", "male", "female", "male", "non_binary"]
-    education = [
-        "some_high_school",
-        "high_school_grad",
-        "some_college",
-        "college_grad_aa",
-        "college_grad_ba",
-        "professional_degree",
-        "masters",
-        "phd",
-    ]
-    incomes = ["<10k", "10k-50k", "50k-100k", "100k-200k", ">200k"]
-    ideologies = [
-        "extremely_conservative",
-        "conservative",
-        "slightly_conservative",
-        "neutral",
-        "slightly_liberal",
-        "liberal",
-        "extremely_liberal",
-        "no_opinion",
-    ]
+    education = list(EDUCATION_VALUES)
+    incomes = list(INCOME_VALUES)
+    ideologies = list(IDEOLOGY_VALUES)
     ideology_effect = {
         "extremely_conservative": -0.6,
         "conservative": -0.4,

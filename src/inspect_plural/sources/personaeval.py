@@ -10,19 +10,17 @@ Expertise).
 from __future__ import annotations
 
 import csv
-import hashlib
 import logging
 import os
 import re
-import socket
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pandas as pd
 
 from inspect_plural.records import RoleCandidate, RoleItem
+from inspect_plural.sources._hub import hub_offline_reason, sha256_of
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
 
 __all__ = [
@@ -129,10 +127,9 @@ def personaeval_file(
     if data_dir:
         raise DataNotFoundError(_missing_message(track, folders[:1], "not tried"))
 
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
-        raise DataNotFoundError(_missing_message(track, folders, "HF_HUB_OFFLINE is set"))
-    if not _hub_reachable():
-        raise DataNotFoundError(_missing_message(track, folders, "the hub is not reachable"))
+    reason = hub_offline_reason()
+    if reason:
+        raise DataNotFoundError(_missing_message(track, folders, reason))
     try:
         from huggingface_hub import hf_hub_download
 
@@ -149,17 +146,6 @@ def personaeval_file(
         ) from ex
     snapshot = Path(path).parent.name
     return Path(path), f"hub {PERSONAEVAL_HF_REPO}@{snapshot}/{filename}"
-
-
-def _hub_reachable(timeout: float = 3.0) -> bool:
-    """A quick TCP check, so that an offline run fails at once instead of after retries."""
-    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
-    host = urlparse(endpoint).hostname or "huggingface.co"
-    try:
-        with socket.create_connection((host, 443), timeout=timeout):
-            return True
-    except OSError:
-        return False
 
 
 def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
@@ -293,12 +279,4 @@ def load_personaeval(
             path, track
         ), f"demo data written for inspect_plural ({path.name})"
     path, origin = personaeval_file(track, data_dir, revision)
-    return read_personaeval_csv(path, track), f"{origin} (sha256 {_sha256(path)[:16]})"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return read_personaeval_csv(path, track), f"{origin} (sha256 {sha256_of(path)[:16]})"
