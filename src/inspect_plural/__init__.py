@@ -2,6 +2,7 @@
 
 from inspect_plural.answer_format import (
     AnswerFormat,
+    CharacterListFormat,
     DistributionFormat,
     LabelFormat,
     declare_answer_format,
@@ -24,11 +25,16 @@ from inspect_plural.records import (
 )
 from inspect_plural.scorers import annotator_scorer, role_scorer
 from inspect_plural.solvers import (
+    CharacterPanel,
+    MovieCharacter,
     annotator_majority,
+    cinemetric,
     item_majority,
     llm_judge,
     personalized_judge,
+    retrieval_examples,
     role_identification,
+    trait_ensemble,
 )
 from inspect_plural.sources import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, cinemetric_split, perseval_split
@@ -53,6 +59,8 @@ __all__ = [
     "Annotator",
     "AnnotatorSampleMetadata",
     "AnswerFormat",
+    "CharacterListFormat",
+    "CharacterPanel",
     "CorpusSplit",
     "DistributionFormat",
     "Item",
@@ -61,6 +69,7 @@ __all__ = [
     "LabelScale",
     "LabeledExample",
     "ModelAnswer",
+    "MovieCharacter",
     "Prediction",
     "RatedOutput",
     "RoleCandidate",
@@ -72,6 +81,7 @@ __all__ = [
     "annotator_majority",
     "annotator_scorer",
     "brexit",
+    "cinemetric",
     "cinemetric_split",
     "dices",
     "dp",
@@ -89,6 +99,8 @@ __all__ = [
     "personaeval_drama",
     "personaeval_expertise",
     "personaeval_literary",
+    "retrieval_examples",
     "role_identification",
     "role_scorer",
+    "trait_ensemble",
 ]

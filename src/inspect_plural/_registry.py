@@ -27,10 +27,13 @@ from inspect_plural.scorers import (
 )
 from inspect_plural.solvers import (
     annotator_majority,
+    cinemetric,
     item_majority,
     llm_judge,
     personalized_judge,
+    retrieval_examples,
     role_identification,
+    trait_ensemble,
 )
 from inspect_plural.tasks import (
     brexit,

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 __all__ = [
     "ANSWER_FORMAT_KEY",
     "AnswerFormat",
+    "CharacterListFormat",
     "DistributionFormat",
     "LabelFormat",
     "declare_answer_format",
@@ -62,10 +63,14 @@ class DistributionFormat(BaseModel):
 
 
 class LabelFormat(BaseModel):
-    """A single label of a scale, given as JSON ``{"label": ...}``.
+    """A single label of a scale.
 
     Attributes:
         labels: The allowed labels.
+        style: ``json`` (a fenced ``{"label": ...}`` object), ``lines`` (``Name: value``
+            lines, one per entry of ``fields``, then ``Answer: <label>``, as in the
+            CINEMETRIC prompts) or ``bare`` (the label alone, e.g. VALID/INVALID).
+        fields: The lines written before the answer in the ``lines`` style.
 
     """
 
@@ -73,29 +78,76 @@ class LabelFormat(BaseModel):
 
     kind: Literal["label"] = "label"
     labels: list[str] = Field(min_length=2)
+    style: Literal["json", "lines", "bare"] = "json"
+    fields: list[str] = Field(default_factory=list)
 
     def random_answer(self, rng: random.Random) -> str:
-        """A uniformly random label.
+        """A uniformly random label, in the declared style.
 
         Args:
             rng: Source of randomness.
 
         Returns:
-            The label as a fenced JSON block.
+            The answer text.
 
         """
         label = rng.choice(self.labels)
+        if self.style == "bare":
+            return label
+        if self.style == "lines":
+            lines = [f"{name}: chance-level answer (plural/random)" for name in self.fields]
+            return "\n".join([*lines, f"Answer: {label}"])
         return f"```json\n{json.dumps({'label': label}, ensure_ascii=False)}\n```"
 
 
-AnswerFormat = Annotated[DistributionFormat | LabelFormat, Field(discriminator="kind")]
+class CharacterListFormat(BaseModel):
+    """A numbered list of movie characters, each with its movie and a rationale.
+
+    Each entry is written as ``Character Name: ...``, ``Movie Title: ...`` and
+    ``Reasoning: ...`` lines (the CINEMETRIC selection format).
+
+    Attributes:
+        count: How many characters are asked for.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["characters"] = "characters"
+    count: int = Field(ge=1)
+
+    def random_answer(self, rng: random.Random) -> str:
+        """``count`` distinct made-up characters (clearly marked as chance-level).
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The list, one blank-line-separated block per character.
+
+        """
+        numbers = rng.sample(range(1, 1000), self.count)
+        blocks = [
+            f"{i}. Character Name: Demo Character {n}\n"
+            f"Movie Title: Demo Movie {n % 97}\n"
+            "Reasoning: chosen at random by the chance-level model (plural/random)."
+            for i, n in enumerate(numbers, start=1)
+        ]
+        return "\n\n".join(blocks)
+
+
+AnswerFormat = Annotated[
+    DistributionFormat | LabelFormat | CharacterListFormat, Field(discriminator="kind")
+]
 """Every answer format a method can declare."""
 
-_ADAPTER: TypeAdapter[DistributionFormat | LabelFormat] = TypeAdapter(AnswerFormat)
+_ADAPTER: TypeAdapter[DistributionFormat | LabelFormat | CharacterListFormat] = TypeAdapter(
+    AnswerFormat
+)
 
 
 def declare_answer_format(
-    message: ChatMessage, answer_format: DistributionFormat | LabelFormat
+    message: ChatMessage, answer_format: DistributionFormat | LabelFormat | CharacterListFormat
 ) -> ChatMessage:
     """Attach an answer format to the message that asks for the answer.
 
@@ -116,7 +168,7 @@ def declare_answer_format(
 
 def declared_answer_format(
     messages: list[ChatMessage],
-) -> DistributionFormat | LabelFormat | None:
+) -> DistributionFormat | LabelFormat | CharacterListFormat | None:
     """The answer format declared by the most recent message that declares one.
 
     Args:

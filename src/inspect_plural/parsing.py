@@ -19,12 +19,19 @@ from typing import Any
 import json_repair
 
 __all__ = [
+    "VERDICTS",
+    "CharacterParse",
     "DistributionParse",
     "LabelParse",
+    "character_key",
+    "extract_field",
     "extract_json_object",
+    "match_label",
     "match_option",
+    "parse_characters",
     "parse_distribution",
     "parse_label",
+    "parse_verdict",
 ]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
@@ -281,14 +288,70 @@ def _label_from_object(obj: dict[str, Any], labels: list[str]) -> LabelParse | N
     return _label_from_object(children[0], labels) if len(children) == 1 else None
 
 
+_ANSWER_LINE = re.compile(
+    r"^[\s>*#_`~-]*(?:(?:[^\W\d_][\w'’]*)\s+){0,3}?"
+    r"(?:answer|label|choice|prediction|rating|score|verdict)[\s*_`]*[:：=][\s*_`]*(.*)$",
+    re.IGNORECASE,
+)
+_WRAPPING = " \t*_`\"'“”‘’[](){}<>."
+
+
+def _answer_lines(text: str) -> list[str]:
+    """Values of ``Answer: ...``-style lines, in order (a value on the next line counts)."""
+    lines = text.splitlines()
+    values = []
+    for i, line in enumerate(lines):
+        match = _ANSWER_LINE.match(line)
+        if match is None:
+            continue
+        value = match.group(1).strip(_WRAPPING)
+        if not value:  # "Answer:" with the value on the following line
+            following = [rest.strip(_WRAPPING) for rest in lines[i + 1 : i + 3] if rest.strip()]
+            value = following[0] if following else ""
+        if value:
+            values.append(value)
+    return values
+
+
+def match_label(value: str, labels: list[str]) -> str | None:
+    """Match an answer value to a label, allowing words after it (``"2 - moderately toxic"``).
+
+    First :func:`match_option`; then the longest label whose words open the value
+    (unique at that length), so ``"Somewhat agree, since ..."`` gives ``Somewhat agree``.
+
+    Args:
+        value: The value as the model wrote it.
+        labels: The allowed labels.
+
+    Returns:
+        The label, or None when none or several fit equally.
+    """
+    found = match_option(value, labels)
+    if found is not None:
+        return found
+    value_tokens = _tokens(value)
+    leading = [
+        (len(t), label)
+        for label in labels
+        if (t := _tokens(label)) and len(t) <= len(value_tokens) and value_tokens[: len(t)] == t
+    ]
+    if not leading:
+        return None
+    longest = max(n for n, _ in leading)
+    best = [label for n, label in leading if n == longest]
+    return best[0] if len(best) == 1 else None
+
+
 def parse_label(text: str, labels: list[str]) -> LabelParse:
     """Parse one label of a scale from a model's answer.
 
-    The last JSON object with a ``label`` (or ``answer``, ``choice``, ``prediction``,
-    ``rating``) key wins, fenced blocks first; the value is matched to the labels like
-    option names (case, spacing, punctuation, unambiguous whole-word prefixes). Without
-    JSON, a final line that is exactly one label (ignoring case and punctuation) is
-    accepted.
+    In order of precedence: the last JSON object with a ``label`` (or ``answer``,
+    ``choice``, ``prediction``, ``rating``) key, fenced blocks first; else the last
+    ``Answer: ...`` line (also ``Final answer``, ``**Answer:**``, ``Toxicity score:``,
+    ``Label =`` and the like, with the value possibly bracketed, quoted or followed by
+    an explanation, or on the next line); else a final line that is exactly one label.
+    Values are matched to the labels like option names (case, spacing, punctuation,
+    unambiguous whole-word prefixes).
 
     Args:
         text: The model output.
@@ -305,10 +368,180 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
         parsed = _label_from_object(obj, labels)
         if parsed is not None:  # the last object that gives a label decides, valid or not
             return parsed
+    answers = _answer_lines(text)
+    if answers:
+        label = match_label(answers[-1], labels)
+        if label is not None:
+            return LabelParse(ok=True, label=label)
+        return LabelParse(ok=False, error=f"answer {answers[-1][:80]!r} is not one of {labels}")
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if lines:
-        last = "".join(_tokens(re.sub(r"^\W*(label|answer)\W*:", "", lines[-1], flags=re.I)))
+        last = "".join(_tokens(lines[-1]))
         exact = [label for label in labels if "".join(_tokens(label)) == last]
         if len(exact) == 1:
             return LabelParse(ok=True, label=exact[0])
     return LabelParse(ok=False, error="no label found in the answer")
+
+
+VERDICTS = ("VALID", "INVALID")
+"""The answers of a character validation."""
+
+
+def parse_verdict(text: str) -> LabelParse:
+    """Parse a VALID/INVALID verdict (character validation).
+
+    A structured or ``Answer:`` verdict first (:func:`parse_label`); else the last of the
+    words "valid"/"invalid" in the text ("not valid" counts as invalid).
+
+    Args:
+        text: The model output.
+
+    Returns:
+        The parse result with label ``VALID`` or ``INVALID``.
+    """
+    parsed = parse_label(text, list(VERDICTS))
+    if parsed.ok:
+        return parsed
+    words = _tokens(text or "")
+    for i in range(len(words) - 1, -1, -1):
+        if words[i] == "invalid" or (words[i] == "valid" and i > 0 and words[i - 1] == "not"):
+            return LabelParse(ok=True, label="INVALID")
+        if words[i] == "valid":
+            return LabelParse(ok=True, label="VALID")
+    return LabelParse(ok=False, error="no VALID/INVALID verdict in the answer")
+
+
+@dataclass
+class CharacterParse:
+    """One movie character as listed by a model.
+
+    Attributes:
+        name: The character's name.
+        movie: The movie title (a year in brackets is kept as written).
+        rationale: Why the character was chosen (may be empty).
+
+    """
+
+    name: str
+    movie: str
+    rationale: str = ""
+
+
+_FIELD_START = re.compile(
+    r"(?im)^[\s>*#_`~-]*(?:\d+[.)]\s*)?[*_`]*(?:character(?:\s+name)?|name)[*_`\s]*[:：]"
+)
+_MOVIE = re.compile(r"(?i)[*_`]*(?:movie(?:\s+title)?|film|title)[*_`\s]*[:：]")
+_REASON = re.compile(r"(?i)[*_`]*(?:reasoning|rationale|reason|why)[*_`\s]*[:：]")
+_BULLET = re.compile(
+    r"^\s*(?:[-•*]|\d+[.)])\s*[*_]*(?P<name>[^()\n:]+?)[*_]*\s*"
+    r"\((?P<movie>[^()\n]+?)\)\s*[:：—–-]\s*(?P<reason>.+)$",
+    re.MULTILINE,
+)
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.split()).strip(_WRAPPING.replace(".", "").replace("()", "")).strip()
+
+
+def character_key(name: str, movie: str) -> str:
+    """A key under which two spellings of one character in one movie are equal."""
+    return "".join(_tokens(name)) + "|" + "".join(_tokens(re.sub(r"\(?\d{4}\)?", "", movie)))
+
+
+def parse_characters(text: str) -> list[CharacterParse]:
+    """Parse a list of movie characters with their movies and rationales.
+
+    Accepts ``Character Name: ... Movie Title: ... Reasoning: ...`` blocks (on one line
+    or several, numbered, in bold), a JSON list of objects with ``name``/``character``,
+    ``movie``/``movie_title`` and ``reasoning``/``rationale`` keys, and bullets of the
+    form ``- Name (Movie, 1998): rationale``. Repeats (same name and movie, ignoring
+    case, punctuation and a year) are dropped, keeping the first.
+
+    Args:
+        text: The model output.
+
+    Returns:
+        The characters in listed order (empty when none could be read).
+    """
+    text = unicodedata.normalize("NFKC", text or "")
+    found: list[CharacterParse] = []
+    starts = [m.start() for m in _FIELD_START.finditer(text)]
+    for i, start in enumerate(starts):
+        block = text[start : starts[i + 1] if i + 1 < len(starts) else len(text)]
+        block = _FIELD_START.sub("", block, count=1)
+        movie_match = _MOVIE.search(block)
+        if movie_match is None:
+            continue
+        name = block[: movie_match.start()]
+        rest = block[movie_match.end() :]
+        reason_match = _REASON.search(rest)
+        movie = rest[: reason_match.start()] if reason_match else rest.split("\n", 1)[0]
+        rationale = rest[reason_match.end() :] if reason_match else ""
+        found.append(CharacterParse(_clean(name), _clean(movie), _clean(rationale)))
+    if not found:
+        found = _characters_from_json(text)
+    if not found:
+        found = [
+            CharacterParse(_clean(m["name"]), _clean(m["movie"]), _clean(m["reason"]))
+            for m in _BULLET.finditer(text)
+        ]
+    unique: dict[str, CharacterParse] = {}
+    for character in found:
+        if character.name and character.movie:
+            unique.setdefault(character_key(character.name, character.movie), character)
+    return list(unique.values())
+
+
+def _characters_from_json(text: str) -> list[CharacterParse]:
+    entries: list[Any] = []
+    for candidate in reversed(_json_candidates(text) + re.findall(r"\[[\s\S]*\]", text)):
+        try:
+            value = json_repair.loads(candidate)
+        except Exception:  # json_repair can raise on pathological input
+            continue
+        if isinstance(value, dict):
+            lists = [v for v in value.values() if isinstance(v, list)]
+            value = lists[0] if len(lists) == 1 else []
+        if isinstance(value, list) and value:
+            entries = value
+            break
+    result = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        keys = {str(k).strip().casefold().replace(" ", "_"): v for k, v in entry.items()}
+        name = keys.get("character_name", keys.get("name", keys.get("character")))
+        movie = keys.get("movie_title", keys.get("movie", keys.get("title", keys.get("film"))))
+        reason = keys.get("reasoning", keys.get("rationale", keys.get("reason", "")))
+        if isinstance(name, str) and isinstance(movie, str):
+            result.append(CharacterParse(_clean(name), _clean(movie), _clean(str(reason or ""))))
+    return result
+
+
+def extract_field(text: str, name: str) -> str | None:
+    """The value of a ``Name: value`` field (the last one), running on to the next field.
+
+    Args:
+        text: The model output.
+        name: The field name, e.g. ``Reasoning`` or ``Character's aspect``.
+
+    Returns:
+        The value, whitespace-collapsed, or None when the field is absent.
+    """
+    pattern = re.compile(
+        r"^[\s>*#_`~-]*" + r"\W*".join(map(re.escape, _tokens(name))) + r"[\s*_`]*[:：](.*)$",
+        re.IGNORECASE,
+    )
+    lines = unicodedata.normalize("NFKC", text or "").splitlines()
+    value: str | None = None
+    for i, line in enumerate(lines):
+        match = pattern.match(line)
+        if match is None:
+            continue
+        parts = [match.group(1)]
+        for rest in lines[i + 1 :]:
+            if re.match(r"^[\s>*#_`~-]*[\w' ’]{1,40}[*_`]*[:：]", rest):
+                break
+            parts.append(rest)
+        value = " ".join(" ".join(parts).split()).strip(" *_`")
+    return value or None

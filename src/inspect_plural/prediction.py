@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
+from typing_extensions import Self
 
-__all__ = ["ModelAnswer", "Prediction"]
+__all__ = ["ModelAnswer", "Prediction", "StoredRecord"]
 
 
 class ModelAnswer(BaseModel):
@@ -18,6 +19,8 @@ class ModelAnswer(BaseModel):
         distribution: The parsed distribution over the options, when asked for one.
         label: The parsed label (top-1 option for distributions).
         renormalised: True when the probabilities did not sum to 1 and were rescaled.
+        persona: Who answered, for panels and ensembles (a movie character, a trait).
+        aspect: The aspect of that persona the answer says it used, when asked for.
 
     """
 
@@ -27,9 +30,34 @@ class ModelAnswer(BaseModel):
     distribution: dict[str, float] | None = None
     label: str | None = None
     renormalised: bool = False
+    persona: str | None = None
+    aspect: str | None = None
 
 
-class Prediction(StoreModel):
+class StoredRecord(StoreModel):
+    """A store model written in one step, replacing any earlier record of its kind."""
+
+    def write_to(self, store: Store) -> Self:
+        """Replace the record of this kind held in ``store`` by this one.
+
+        Build the record on a scratch store, ``Prediction(store=Store(), ...)``, then
+        write it in one step; this replaces an earlier method's record in a composed
+        chain instead of silently keeping it.
+
+        Args:
+            store: The sample's store (``state.store``).
+
+        Returns:
+            The record bound to ``store``.
+        """
+        prefix = f"{self.__class__.__name__}:"
+        for key, value in self.store.items():
+            if key.startswith(prefix):
+                store.set(key, value)
+        return self.__class__(store=store, instance=self.instance)
+
+
+class Prediction(StoredRecord):
     """A method's final answer for one sample, kept in the sample store.
 
     Scorers read this and never re-parse model text, so any scorer applies to any
@@ -61,22 +89,3 @@ class Prediction(StoreModel):
     answers: list[ModelAnswer] = Field(default_factory=list)
     aggregate: str = Field(default="single")
     model_calls: int = Field(default=0)
-
-    def write_to(self, store: Store) -> Prediction:
-        """Replace the prediction held in ``store`` by this one.
-
-        Build the prediction on a scratch store, ``Prediction(store=Store(), ...)``,
-        then write it in one step; this replaces an earlier method's prediction in a
-        composed chain instead of silently keeping it.
-
-        Args:
-            store: The sample's store (``state.store``).
-
-        Returns:
-            The prediction bound to ``store``.
-        """
-        prefix = f"{self.__class__.__name__}:"
-        for key, value in self.store.items():
-            if key.startswith(prefix):
-                store.set(key, value)
-        return self.__class__(store=store, instance=self.instance)

@@ -55,7 +55,16 @@ from inspect_plural.scorers._prf import (
     prf_report,
     trait_report,
 )
-from inspect_plural.scorers.role import parse_failures
+from inspect_plural.scorers.role import (
+    ROLE_PRESETS,
+    brier_score,
+    ece,
+    mean_rank,
+    parse_failures,
+    score_distribution,
+    top1,
+    top2,
+)
 
 __all__ = [
     "PERSPECTIVE_PRESETS",
@@ -65,6 +74,7 @@ __all__ = [
     "accuracy_by_trait",
     "annotator_macro_f1",
     "annotator_scorer",
+    "calibration_metrics",
     "mae",
     "macro_f1",
     "perspective_metrics",
@@ -373,9 +383,41 @@ def perspective_metrics(
     return metrics
 
 
+def calibration_metrics(config: PerspectiveMetricConfig) -> list[Metric]:
+    """Top-k, mean rank, ECE and Brier of distribution answers (PersonaEval's definitions).
+
+    They read the per-sample probabilities that :func:`annotator_scorer` writes with
+    ``distribution=True``; a failure counts as the uniform distribution, or is dropped
+    under a preset that drops failures.
+
+    Args:
+        config: The task's metric configuration.
+
+    Returns:
+        The metrics.
+
+    """
+    role = ROLE_PRESETS["default"].model_copy(
+        update={"failures": "drop" if config.failures == "drop" else "uniform"}
+    )
+    return [
+        top1(role.tie_break, role.failures),
+        top2(role.tie_break, role.failures),
+        mean_rank(role.rank_method, role.failures),
+        ece(role.n_bins, role.tie_break, role.failures),
+        brier_score(role.brier_normalize, role.failures),
+    ]
+
+
 @scorer(metrics=perspective_metrics())
-def annotator_scorer() -> Scorer:
+def annotator_scorer(distribution: bool = False) -> Scorer:
     """Score a label ``Prediction`` against the annotator's own label.
+
+    Args:
+        distribution: Also write the probability of every label (``p_0..p_{K-1}`` in
+            scale order, ``p_true``, ``rank``, ``top2``, ``brier``, ``max_prob``,
+            ``n_options``, ``gold_index``) for :func:`calibration_metrics`; a prediction
+            without a distribution counts as the uniform one.
 
     Returns:
         The scorer. The tasks attach ``perspective_metrics(preset, ...)`` so that the
@@ -402,6 +444,18 @@ def annotator_scorer() -> Scorer:
         if ordinal:
             worst = max(gold, len(labels) - 1 - gold)
             value["abs_error"] = float(abs(pred - gold) if ok else worst)
+        if distribution:
+            dist = prediction.distribution if ok else None
+            probs = (
+                [float(dist.get(name, 0.0)) for name in labels]
+                if dist
+                else [1.0 / len(labels)] * len(labels)
+            )
+            scored = score_distribution(probs, gold, ROLE_PRESETS["default"])
+            scored.pop("correct")  # the label's correctness (the vote) stays the headline
+            if not dist:
+                scored["top2"] = 0.0
+            value.update(scored)
         return Score(
             value=value,
             answer=prediction.label if ok else None,

@@ -1,16 +1,25 @@
 """Methods, one module per method family; each is a composable ``@solver``."""
 
 from inspect_plural.solvers.baselines import annotator_majority, item_majority, majority_label
+from inspect_plural.solvers.cinemetric import CharacterPanel, MovieCharacter, cinemetric
 from inspect_plural.solvers.judge import llm_judge, personalized_judge, render_judge_prompt
+from inspect_plural.solvers.retrieval import retrieval_examples, retrieve
 from inspect_plural.solvers.role_identification import aggregate_answers, role_identification
+from inspect_plural.solvers.trait_ensemble import trait_ensemble
 
 __all__ = [
+    "CharacterPanel",
+    "MovieCharacter",
     "aggregate_answers",
     "annotator_majority",
+    "cinemetric",
     "item_majority",
     "llm_judge",
     "majority_label",
     "personalized_judge",
     "render_judge_prompt",
+    "retrieval_examples",
+    "retrieve",
     "role_identification",
+    "trait_ensemble",
 ]

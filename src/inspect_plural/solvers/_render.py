@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from inspect_plural.records import Item, LabelScale
+from inspect_plural.records import Item, LabeledExample, LabelScale
 
-__all__ = ["render_item", "render_labels", "render_traits"]
+__all__ = ["render_examples", "render_item", "render_labels", "render_traits"]
 
 
 def render_item(item: Item) -> str:
@@ -30,3 +30,16 @@ def render_labels(scale: LabelScale) -> str:
 def render_traits(traits: dict[str, str]) -> str:
     """Traits as ``name: value`` lines."""
     return "\n".join(f"- {name}: {value}" for name, value in traits.items())
+
+
+def render_examples(examples: list[LabeledExample], heading: str = "Example") -> str:
+    """An annotator's example judgments, numbered: the content, then the label they gave."""
+    blocks = []
+    for i, example in enumerate(examples, start=1):
+        options = ""
+        if example.scale is not None:  # a per-question scale (OpinionQA): show the options
+            options = "\nOptions: " + "; ".join(example.scale.labels)
+        blocks.append(
+            f"{heading} {i}\n{render_item(example.item)}{options}\nTheir label: {example.label}"
+        )
+    return "\n\n".join(blocks)

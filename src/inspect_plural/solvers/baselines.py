@@ -15,8 +15,9 @@ from inspect_ai.util import Store
 
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.solvers._answers import AnswerMode, check_answer_format
 
-__all__ = ["annotator_majority", "item_majority", "majority_label"]
+__all__ = ["annotator_majority", "item_majority", "majority_label", "vote_shares"]
 
 
 def majority_label(votes: dict[str, int], labels: list[str], rng: random.Random) -> str | None:
@@ -39,14 +40,29 @@ def majority_label(votes: dict[str, int], labels: list[str], rng: random.Random)
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
+def vote_shares(votes: dict[str, int], labels: list[str]) -> dict[str, float] | None:
+    """The votes as a distribution over the labels (None when there are none)."""
+    total = sum(votes.get(label, 0) for label in labels)
+    if total <= 0:
+        return None
+    return {label: votes.get(label, 0) / total for label in labels}
+
+
 def _write(
-    state: TaskState, method: str, label: str | None, source: str, votes: dict[str, int]
+    state: TaskState,
+    method: str,
+    label: str | None,
+    source: str,
+    votes: dict[str, int],
+    mode: AnswerMode,
+    labels: list[str],
 ) -> None:
     shown = ", ".join(f"{k}: {v}" for k, v in votes.items() if v) or "none"
     Prediction(
         store=Store(),
         method=method,
         label=label,
+        distribution=vote_shares(votes, labels) if mode == "distribution" and label else None,
         parse_ok=label is not None,
         error=None if label is not None else "no votes to take a majority of",
         rationale=f"majority of {source} ({shown})",
@@ -56,7 +72,7 @@ def _write(
 
 
 @solver
-def annotator_majority(seed: int = 42) -> Solver:
+def annotator_majority(seed: int = 42, answer_format: str = "label") -> Solver:
     """Predict the annotator's most frequent label among the judgments it may see.
 
     The counts are ``own_votes`` (all the annotator's example judgments, however many
@@ -69,11 +85,14 @@ def annotator_majority(seed: int = 42) -> Solver:
 
     Args:
         seed: Seed of the tie-breaking.
+        answer_format: ``label``, or ``distribution`` (the vote shares behind the
+            majority, so the calibration metrics apply).
 
     Returns:
         A solver that makes no model call.
 
     """
+    mode = check_answer_format(answer_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
@@ -89,16 +108,16 @@ def annotator_majority(seed: int = 42) -> Solver:
         ):
             label = majority_label(votes, labels, rng)
             if label is not None:
-                _write(state, "annotator_majority", label, source, votes)
+                _write(state, "annotator_majority", label, source, votes, mode, labels)
                 return state
-        _write(state, "annotator_majority", None, "none", {})
+        _write(state, "annotator_majority", None, "none", {}, mode, labels)
         return state
 
     return solve
 
 
 @solver
-def item_majority(seed: int = 42) -> Solver:
+def item_majority(seed: int = 42, answer_format: str = "label") -> Solver:
     """Predict the item's majority label among the training pool (other people's labels).
 
     In the PersEval split the pool is the training users' judgments (plus the adaptation
@@ -109,11 +128,14 @@ def item_majority(seed: int = 42) -> Solver:
 
     Args:
         seed: Seed of the tie-breaking.
+        answer_format: ``label``, or ``distribution`` (the vote shares behind the
+            majority, so the calibration metrics apply).
 
     Returns:
         A solver that makes no model call.
 
     """
+    mode = check_answer_format(answer_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
@@ -122,9 +144,9 @@ def item_majority(seed: int = 42) -> Solver:
         for source, votes in (("item", metadata.item_votes), ("pool", metadata.pool_votes)):
             label = majority_label(votes, labels, rng)
             if label is not None:
-                _write(state, "item_majority", label, source, votes)
+                _write(state, "item_majority", label, source, votes, mode, labels)
                 return state
-        _write(state, "item_majority", None, "none", {})
+        _write(state, "item_majority", None, "none", {}, mode, labels)
         return state
 
     return solve

@@ -8,24 +8,32 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 
-from inspect_plural.answer_format import LabelFormat, declare_answer_format
-from inspect_plural.parsing import parse_label
-from inspect_plural.prediction import ModelAnswer, Prediction
+from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.prompts import load_template
 from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.solvers._answers import (
+    AnswerMode,
+    check_answer_format,
+    parse_answer,
+    response_format,
+    write_prediction,
+)
 from inspect_plural.solvers._render import render_item, render_labels, render_traits
 
-__all__ = ["llm_judge", "personalized_judge", "render_judge_prompt"]
+__all__ = ["llm_judge", "personalized_judge", "render_judge_prompt", "task_text"]
 
 TEMPLATE = "annotator_judge.txt"
-TEMPLATE_FIELDS = {"persona", "task", "item", "labels", "reasoning_instruction"}
+TEMPLATE_FIELDS = {"persona", "task", "item", "labels", "response_format"}
 DEFAULT_TASK = "Choose the label this person gave to the content."
-REASONING = {
-    True: "First think briefly about how this person would see the content.",
-    False: "Give no analysis.",
-}
+
+
+def task_text(metadata: AnnotatorSampleMetadata) -> str:
+    """The task sentence of a sample: its scale's description, or a generic one."""
+    scale = metadata.scale
+    if scale is None:
+        raise ValueError(f"sample {metadata.item_id} has no label scale")
+    return scale.description or DEFAULT_TASK
 
 
 def render_judge_prompt(
@@ -33,33 +41,35 @@ def render_judge_prompt(
     personalized: bool,
     reasoning: bool = True,
     prompts: str | None = None,
-) -> str:
-    """The prompt of the judge methods for one sample.
+    answer_format: AnswerMode = "label",
+) -> tuple[str, DistributionFormat | LabelFormat]:
+    """The prompt of the judge methods for one sample, and the answer format it asks for.
 
     Args:
         metadata: The sample's metadata.
         personalized: Describe the annotator by their (visible) traits.
         reasoning: Ask for brief reasoning before the JSON answer.
         prompts: Folder of replacement templates.
+        answer_format: Ask for a ``label`` or a ``distribution`` over the labels.
 
     Returns:
-        The prompt text.
+        The prompt text and its answer format.
 
     """
     template = load_template(TEMPLATE, TEMPLATE_FIELDS, {"item", "labels"}, prompts)
     persona = ""
     if personalized and metadata.traits:
         persona = "\n# The Person\n\n" + render_traits(metadata.traits) + "\n"
-    scale = metadata.scale
-    if scale is None:
-        raise ValueError(f"sample {metadata.item_id} has no label scale")
-    return template.format(
+    instruction, declared = response_format(answer_format, metadata.labels, reasoning)
+    assert metadata.scale is not None  # task_text checks it
+    text = template.format(
         persona=persona,
-        task=scale.description or DEFAULT_TASK,
+        task=task_text(metadata),
         item=render_item(metadata.item),
-        labels=render_labels(scale),
-        reasoning_instruction=REASONING[reasoning],
+        labels=render_labels(metadata.scale),
+        response_format=instruction,
     )
+    return text, declared
 
 
 def _judge(
@@ -69,7 +79,9 @@ def _judge(
     prompts: str | None,
     temperature: float | None,
     seed: int | None,
+    answer_format: str,
 ) -> Solver:
+    mode = check_answer_format(answer_format)
     # passed explicitly: a separate --model-role judge does not inherit the task's config
     config = GenerateConfig(temperature=temperature, seed=seed)
 
@@ -81,28 +93,15 @@ def _judge(
                 "-T named=true (a dataset without demographics cannot be named)"
             )
         labels = metadata.labels
-        prompt = ChatMessageUser(
-            content=render_judge_prompt(metadata, personalized, reasoning, prompts)
-        )
-        declare_answer_format(prompt, LabelFormat(labels=labels))
+        text, declared = render_judge_prompt(metadata, personalized, reasoning, prompts, mode)
+        prompt = declare_answer_format(ChatMessageUser(content=text), declared)
         kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
         state.messages = [*kept, prompt]
         output = await get_model(role="judge").generate(state.messages, config=config)
         state.output = output
         state.messages.append(output.message)
-        parsed = parse_label(output.completion, labels)
-        answer = ModelAnswer(
-            raw=output.completion, parse_ok=parsed.ok, error=parsed.error, label=parsed.label
-        )
-        Prediction(
-            store=Store(),
-            method=method,
-            label=parsed.label,
-            parse_ok=parsed.ok,
-            error=parsed.error,
-            answers=[answer],
-            model_calls=1,
-        ).write_to(state.store)
+        answer = parse_answer(output.completion, labels, mode)
+        write_prediction(state.store, method, [answer], labels, model_calls=1)
         return state
 
     return solve
@@ -114,6 +113,7 @@ def llm_judge(
     prompts: str | None = None,
     temperature: float | None = 0.0,
     seed: int | None = 42,
+    answer_format: str = "label",
 ) -> Solver:
     """LLM-as-a-judge: the item and the label scale, no personal information (1 call).
 
@@ -122,12 +122,13 @@ def llm_judge(
         prompts: Folder of replacement prompt templates.
         temperature: Sampling temperature of the judge (None: the provider's default).
         seed: Generation seed (None: unseeded).
+        answer_format: ``label`` or ``distribution`` (a probability for every label).
 
     Returns:
         A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
 
     """
-    return _judge("llm_judge", False, reasoning, prompts, temperature, seed)
+    return _judge("llm_judge", False, reasoning, prompts, temperature, seed, answer_format)
 
 
 @solver
@@ -136,6 +137,7 @@ def personalized_judge(
     prompts: str | None = None,
     temperature: float | None = 0.0,
     seed: int | None = 42,
+    answer_format: str = "label",
 ) -> Solver:
     """LLM-as-a-personalized-judge: adds the annotator's traits (1 call; Dong et al. 2024).
 
@@ -144,9 +146,10 @@ def personalized_judge(
         prompts: Folder of replacement prompt templates.
         temperature: Sampling temperature of the judge (None: the provider's default).
         seed: Generation seed (None: unseeded).
+        answer_format: ``label`` or ``distribution`` (a probability for every label).
 
     Returns:
         A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
 
     """
-    return _judge("personalized_judge", True, reasoning, prompts, temperature, seed)
+    return _judge("personalized_judge", True, reasoning, prompts, temperature, seed, answer_format)

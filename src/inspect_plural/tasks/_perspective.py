@@ -8,10 +8,11 @@ The seven dataset tasks (``opinionqa``, ``dp``, ``brexit``, ``epic``, ``mhs``,
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 from inspect_ai import Epochs, Task
@@ -30,11 +31,16 @@ from inspect_plural.scorers.perspective import (
     TRAIT_KEY,
     accuracy_by_trait,
     annotator_scorer,
+    calibration_metrics,
     perspective_metrics,
     resolve_perspective_config,
 )
+from inspect_plural.solvers._answers import check_answer_format
 from inspect_plural.solvers.baselines import annotator_majority, item_majority
+from inspect_plural.solvers.cinemetric import cinemetric
 from inspect_plural.solvers.judge import llm_judge, personalized_judge
+from inspect_plural.solvers.retrieval import retrieval_examples
+from inspect_plural.solvers.trait_ensemble import trait_ensemble
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import (
     Adaptation,
@@ -47,6 +53,7 @@ from inspect_plural.splits import (
 __all__ = [
     "COMMON_OPTIONS",
     "METHODS",
+    "METHOD_OPTIONS",
     "TASK_VERSION",
     "build_samples",
     "perspective_task",
@@ -58,10 +65,41 @@ TASK_VERSION = "1.0.0"
 METHODS: dict[str, Callable[..., Solver]] = {
     "llm_judge": llm_judge,
     "personalized_judge": personalized_judge,
+    "cinemetric": cinemetric,
+    "trait_ensemble": trait_ensemble,
+    "retrieval_examples": retrieval_examples,
     "annotator_majority": annotator_majority,
     "item_majority": item_majority,
 }
 """Methods selectable with ``-T method=NAME`` on every annotator-level task."""
+
+NEEDS_TRAITS = ("personalized_judge",)
+"""Methods that show the annotator's traits, so need ``named=true``."""
+
+
+class MethodOption(NamedTuple):
+    """A task option that configures one method (``-T name=value``)."""
+
+    method: str
+    parameter: str
+    default: Any
+    kind: type
+
+
+METHOD_OPTIONS: dict[str, MethodOption] = {
+    "training_examples": MethodOption("cinemetric", "training_examples", True, bool),
+    "character_names": MethodOption("cinemetric", "character_names", True, bool),
+    "selection_rationale": MethodOption("cinemetric", "selection_rationale", True, bool),
+    "n_candidates": MethodOption("cinemetric", "n_candidates", 5, int),
+    "n_personas": MethodOption("cinemetric", "n_personas", 3, int),
+    "max_selection_rounds": MethodOption("cinemetric", "max_selection_rounds", 2, int),
+    "trait_scope": MethodOption("trait_ensemble", "trait_scope", "own", str),
+    "retrieval_k": MethodOption("retrieval_examples", "k", 3, int),
+}
+"""Options of single methods, with the method they belong to and their defaults."""
+
+MAX_EXAMPLES = {"retrieval_examples": 100}
+"""``max_examples`` defaults that differ from 20: retrieval picks from a larger pool."""
 
 COMMON_OPTIONS = {
     "method": "llm_judge",
@@ -72,13 +110,16 @@ COMMON_OPTIONS = {
     "adaptation": "test",
     "extended": False,
     "named": None,
-    "max_examples": 20,
+    "max_examples": None,
+    "answer_format": "label",
     "reasoning": True,
     "temperature": 0.0,
     "prompts": None,
     "metrics_preset": "default",
 }
-"""Options every annotator-level task accepts (``-T name=value``), with their defaults."""
+"""Options every annotator-level task accepts (``-T name=value``), with their defaults
+(``max_examples`` None: 20, or 100 for ``retrieval_examples``). :data:`METHOD_OPTIONS`
+are accepted too, with the method they configure."""
 
 
 def record_to_sample(
@@ -274,14 +315,74 @@ def _split(
     raise ValueError(f"unknown split {split!r}; one of ['cinemetric', 'perseval']")
 
 
+def _trait_values(corpus: AnnotatedCorpus) -> list[list[str]]:
+    """Every known ``(dimension, value)`` of the corpus, in dimension then value order."""
+    pairs = {
+        (dim, value)
+        for annotator in corpus.annotators.values()
+        for dim, value in annotator.traits.items()
+        if value and value != "UNK"
+    }
+    order = {dim: i for i, dim in enumerate(corpus.trait_dimensions)}
+    return [[d, v] for d, v in sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p))]
+
+
 def _method(
-    name: str, seed: int, reasoning: bool, prompts: str | None, temperature: float
+    name: str, opts: dict[str, Any], given: set[str], corpus: AnnotatedCorpus, seed: int
 ) -> Solver:
     if name not in METHODS:
         raise ValueError(f"unknown method {name!r}; one of {sorted(METHODS)}")
-    if name in ("annotator_majority", "item_majority"):
-        return METHODS[name](seed=seed)
-    return METHODS[name](reasoning=reasoning, prompts=prompts, temperature=temperature, seed=seed)
+    factory = METHODS[name]
+    accepted = inspect.signature(factory).parameters
+    shared = {
+        "seed": seed,
+        "reasoning": _as_bool("reasoning", opts["reasoning"]),
+        "prompts": opts["prompts"],
+        "temperature": float(opts["temperature"]),
+        "answer_format": opts["answer_format"],
+    }
+    kwargs = {key: value for key, value in shared.items() if key in accepted}
+    for option, spec in METHOD_OPTIONS.items():
+        if option in given and spec.method != name:
+            raise ValueError(f"option {option} configures method {spec.method}, not {name}")
+        if spec.method == name:
+            value = opts.get(option, spec.default)
+            kwargs[spec.parameter] = (
+                _as_bool(option, value) if spec.kind is bool else spec.kind(value)
+            )
+    if name == "trait_ensemble" and kwargs.get("trait_scope") == "all":
+        kwargs["trait_values"] = _trait_values(corpus)
+    return factory(**kwargs)
+
+
+def _check_method(name: str, opts: dict[str, Any], named: bool, split: CorpusSplit) -> None:
+    """Refuse method and setting combinations that cannot work, before any model call."""
+    if name in NEEDS_TRAITS and not named:
+        raise ValueError(f"{name} shows the annotator's traits: it needs named=true")
+    if name == "trait_ensemble" and opts.get("trait_scope", "own") == "own" and not named:
+        raise ValueError(
+            "trait_ensemble impersonates the annotator's own traits: it needs named=true "
+            "(or trait_scope=all, the official code's every-trait-for-everyone variant)"
+        )
+    if name in ("retrieval_examples", "cinemetric") and split.examples.empty:
+        uses_examples = name == "retrieval_examples" or _as_bool(
+            "training_examples", opts.get("training_examples", True)
+        )
+        if uses_examples and not (name == "cinemetric" and named):
+            raise ValueError(
+                f"{name} needs the annotators' example judgments, and this split gives "
+                "none (PersEval adaptation=none); use adaptation=train|test"
+                + (" or named=true" if name == "cinemetric" else "")
+            )
+    if (
+        name == "cinemetric"
+        and not named
+        and not _as_bool("training_examples", opts.get("training_examples", True))
+    ):
+        raise ValueError(
+            "cinemetric with training_examples=false selects characters from traits "
+            "alone: it needs named=true"
+        )
 
 
 def perspective_task(
@@ -313,17 +414,17 @@ def perspective_task(
         ValueError: An unknown option or value, or a combination PersEval forbids.
 
     """
-    unknown = sorted(set(options) - set(COMMON_OPTIONS))
+    valid = set(COMMON_OPTIONS) | set(METHOD_OPTIONS)
+    unknown = sorted(set(options) - valid)
     if unknown:
-        raise ValueError(f"unknown task option(s) {unknown}; valid: {sorted(COMMON_OPTIONS)}")
+        raise ValueError(f"unknown task option(s) {unknown}; valid: {sorted(valid)}")
+    given = {k for k, v in options.items() if v is not None}
     opts: dict[str, Any] = {**COMMON_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
     split_name: SplitProtocol = opts["split"] or default_split
     has_traits = bool(corpus.trait_dimensions)
     named = has_traits if opts["named"] is None else _as_bool("named", opts["named"])
     if named and not has_traits:
         raise ValueError(f"{corpus.name} has no annotator traits: it can only run named=false")
-    if opts["method"] == "personalized_judge" and not named:
-        raise ValueError("personalized_judge shows the annotator's traits: it needs named=true")
     adaptation: Adaptation = opts["adaptation"]
     if split_name == "perseval" and adaptation == "none" and not named:
         raise ValueError(
@@ -331,9 +432,17 @@ def perspective_task(
             "(PersEval forbids it); use adaptation=train|test or named=true"
         )
     config = resolve_perspective_config(opts["metrics_preset"])
+    method = opts["method"]
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; one of {sorted(METHODS)}")
+    answer_format = check_answer_format(opts["answer_format"])
 
     split = _split(corpus, split_name, seed, opts, text_split)
-    max_examples = int(opts["max_examples"])
+    _check_method(method, opts, named, split)
+    solver = _method(method, opts, given, corpus, seed)
+    max_examples = int(
+        opts["max_examples"] if opts["max_examples"] is not None else MAX_EXAMPLES.get(method, 20)
+    )
     samples = build_samples(corpus, split, named, None if max_examples < 0 else max_examples, seed)
     scales = [corpus.scale, *corpus.item_scales.values()]
     ordinal = any(s.kind == "ordinal" for s in scales)
@@ -349,16 +458,12 @@ def perspective_task(
                 list(corpus.trait_dimensions), config.failures, list(config.skip_trait_values)
             )
         )
+    if answer_format == "distribution":
+        metrics += calibration_metrics(config)
     return Task(
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
-        solver=_method(
-            opts["method"],
-            seed,
-            _as_bool("reasoning", opts["reasoning"]),
-            opts["prompts"],
-            float(opts["temperature"]),
-        ),
-        scorer=annotator_scorer(),
+        solver=solver,
+        scorer=annotator_scorer(distribution=answer_format == "distribution"),
         metrics=metrics,
         config=GenerateConfig(temperature=float(opts["temperature"])),
         # label indices must stay integers under --epochs: take the mode, not the mean
@@ -371,7 +476,9 @@ def perspective_task(
             "demo": corpus.demo,
             "seed": seed,
             "named": named,
-            "method": opts["method"],
+            "method": method,
+            "answer_format": answer_format,
+            "method_options": {k: opts[k] for k in sorted(given & set(METHOD_OPTIONS))},
             "metrics_preset": opts["metrics_preset"],
             "scale": corpus.scale.model_dump(),
             "split": split.summary,

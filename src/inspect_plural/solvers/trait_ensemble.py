@@ -1,0 +1,125 @@
+"""PersEval's "perspective" prompting: one prediction per trait, combined by majority.
+
+Each call asks the model to be a person with one trait value ("You are a person whose
+gender is female"). By default the traits are the annotator's own (``trait_scope="own"``,
+values "UNK" and empty skipped). The official PersEval code instead applied every trait
+string of the dataset to every test user, so every user of one item gets the same
+prediction; ``trait_scope="all"`` reproduces that, with the dataset's trait values
+given by the task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import collect
+
+from inspect_plural.prediction import ModelAnswer
+from inspect_plural.prompts import load_template
+from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.solvers._answers import (
+    ask,
+    check_answer_format,
+    response_format,
+    write_prediction,
+)
+from inspect_plural.solvers._render import render_item, render_labels
+from inspect_plural.solvers.judge import task_text
+
+__all__ = ["TRAIT_SCOPES", "trait_ensemble", "trait_sentence"]
+
+TEMPLATE = "trait_persona.txt"
+TRAIT_SCOPES = ("own", "all")
+SKIPPED_VALUES = ("", "UNK")
+NO_TRAIT = ("person", "")
+
+
+def trait_sentence(dimension: str, value: str) -> str:
+    """How a trait is put to the model: ``a person whose <dimension> is <value>``."""
+    if not value:
+        return "a person"
+    return f"a person whose {dimension.replace('_', ' ')} is {value}"
+
+
+@solver
+def trait_ensemble(
+    trait_scope: str = "own",
+    trait_values: Sequence[Sequence[str]] | None = None,
+    reasoning: bool = True,
+    answer_format: str = "label",
+    prompts: str | None = None,
+    temperature: float | None = 0.0,
+    seed: int | None = 42,
+) -> Solver:
+    """One prediction per trait ("you are <trait>"), combined by majority vote.
+
+    Ties go to the trait listed first (the dataset's dimension order). An annotator
+    without any known trait gets one prediction without a trait, recorded in
+    ``Prediction.aggregate``.
+
+    Args:
+        trait_scope: ``own`` (the annotator's traits; needs a named task) or ``all``
+            (every trait value of the dataset for every annotator, as the official code).
+        trait_values: ``(dimension, value)`` pairs for ``trait_scope="all"`` (the tasks
+            pass the dataset's).
+        reasoning: Ask for brief reasoning before the answer.
+        answer_format: ``label`` or ``distribution`` (the vote uses each answer's top
+            label; the sample's distribution is the mean).
+        prompts: Folder of replacement prompt templates.
+        temperature: Sampling temperature (None: the provider's default).
+        seed: Generation seed (None: unseeded).
+
+    Returns:
+        A solver that writes a :class:`~inspect_plural.prediction.Prediction`.
+
+    """
+    mode = check_answer_format(answer_format)
+    if trait_scope not in TRAIT_SCOPES:
+        raise ValueError(f"trait_scope must be one of {list(TRAIT_SCOPES)}, not {trait_scope!r}")
+    if trait_scope == "all" and not trait_values:
+        raise ValueError("trait_scope='all' needs the dataset's trait_values")
+    everyone = [(str(d), str(v)) for d, v in (trait_values or []) if str(v) not in SKIPPED_VALUES]
+    config = GenerateConfig(temperature=temperature, seed=seed)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        if trait_scope == "own":
+            if not metadata.named:
+                raise ValueError("trait_ensemble with trait_scope='own' needs a named task")
+            traits = [(d, v) for d, v in metadata.traits.items() if v not in SKIPPED_VALUES]
+        else:
+            traits = everyone
+        aggregate = "majority" if traits else "no_traits"
+        traits = traits or [NO_TRAIT]
+        labels = metadata.labels
+        instruction, declared = response_format(mode, labels, reasoning)
+        template = load_template(
+            TEMPLATE,
+            {"trait", "task", "item", "labels", "response_format"},
+            {"trait", "item", "labels", "response_format"},
+            prompts,
+        )
+        assert metadata.scale is not None
+        model = get_model(role="judge")
+
+        scale = metadata.scale
+
+        async def answer(dimension: str, value: str) -> ModelAnswer:
+            prompt = template.format(
+                trait=trait_sentence(dimension, value),
+                task=task_text(metadata),
+                item=render_item(metadata.item),
+                labels=render_labels(scale),
+                response_format=instruction,
+            )
+            persona = f"{dimension}={value}" if value else "no trait"
+            parsed, _ = await ask(model, prompt, declared, config, labels, mode, persona)
+            return parsed
+
+        answers = await collect(*(answer(d, v) for d, v in traits))
+        write_prediction(state.store, "trait_ensemble", answers, labels, len(answers), aggregate)
+        return state
+
+    return solve
