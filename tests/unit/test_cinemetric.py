@@ -1,0 +1,333 @@
+"""CINEMETRIC with a scripted, counting model: calls per annotator and per sample, the
+validation and regeneration rules, the vote, the lock, and the persona_builder role."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_plural.answer_format import (
+    CharacterListFormat,
+    DistributionFormat,
+    LabelFormat,
+    declared_answer_format,
+)
+from inspect_plural.records import AnnotatorSampleMetadata, Item, LabeledExample, LabelScale
+from inspect_plural.scorers.perspective import annotator_scorer
+from inspect_plural.solvers.cinemetric import cinemetric
+
+LABELS = ["0", "1", "2", "3", "4"]
+SCALE = LabelScale(kind="ordinal", labels=LABELS, description="Rate the toxicity of the comment.")
+
+ROUND_1 = ["Ada", "Bo", "Cy", "Di", "Ed"]
+ROUND_2 = ["Fay", "Gus", "Hal", "Ivy", "Jo"]
+
+
+class Script:
+    """What the scripted model answers; every call is counted by kind."""
+
+    valid: set[str] = set()
+    votes: dict[str, str] = {}
+    calls: Counter[str] = Counter()
+    prompts: list[str] = []
+
+
+@modelapi(name="scripted")
+def _scripted() -> type[ModelAPI]:
+    return ScriptedAPI
+
+
+class ScriptedAPI(ModelAPI):
+    """Answers by the declared format: characters, verdicts from ``Script.valid``, votes."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+
+    def max_connections(self) -> int:
+        return 50
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        text = input[-1].text
+        Script.prompts.append(text)
+        declared = declared_answer_format(input)
+        if isinstance(declared, CharacterListFormat):
+            Script.calls[f"{self.model_name}:select"] += 1
+            names = ROUND_2 if "already considered" in text else ROUND_1
+            content = "\n\n".join(
+                f"Character Name: {n}\nMovie Title: Film of {n}\nReasoning: because {n}"
+                for n in names[: declared.count]
+            )
+        elif isinstance(declared, LabelFormat) and declared.style == "bare":
+            Script.calls[f"{self.model_name}:validate"] += 1
+            name = re.search(r'"([^"]+)" is a character', text)
+            assert name is not None
+            content = "VALID" if name.group(1) in Script.valid else "INVALID"
+        elif isinstance(declared, DistributionFormat):
+            Script.calls[f"{self.model_name}:roleplay"] += 1
+            who = re.search(r"You are (\w+) from", text)
+            label = Script.votes.get(who.group(1) if who else "", "0")
+            probs = {lab: (0.6 if lab == label else 0.1) for lab in declared.options}
+            content = "Reasoning: r\nCharacter's aspect: a\n" + str(probs).replace("'", '"')
+        else:
+            assert isinstance(declared, LabelFormat)
+            Script.calls[f"{self.model_name}:roleplay"] += 1
+            who = re.search(r"You are (\w+) from", text)
+            label = Script.votes.get(who.group(1) if who else "", "0")
+            content = f"Reasoning: r\nCharacter's aspect: aspect of {who and who.group(1)}\n"
+            content += f"Answer: {label}"
+        output = ModelOutput.from_content(model=self.model_name, content=content)
+        output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
+        return output
+
+
+@pytest.fixture(autouse=True)
+def _reset() -> None:
+    Script.valid = set(ROUND_1)
+    Script.votes = {}
+    Script.calls = Counter()
+    Script.prompts = []
+
+
+def _samples(annotators: int, per_annotator: int) -> list[Sample]:
+    samples = []
+    for a in range(annotators):
+        training = [
+            LabeledExample(item=Item(id=f"train-{a}-{i}", text=f"example {i}"), label=str(i % 5))
+            for i in range(3)
+        ]
+        for i in range(per_annotator):
+            item = Item(id=f"item-{i}", text=f"comment {i}")
+            metadata = AnnotatorSampleMetadata(
+                dataset="scripted",
+                annotator_id=f"A{a}",
+                item_id=item.id,
+                traits={"gender": "woman"},
+                metric_traits={"gender": "woman"},
+                scale=SCALE,
+                item=item,
+                training=training,
+                named=True,
+            )
+            samples.append(
+                Sample(
+                    id=f"A{a}:{item.id}",
+                    input=item.text or "",
+                    target="2",
+                    metadata=metadata.model_dump(),
+                )
+            )
+    return samples
+
+
+def _run(samples: list[Sample], **solver_args: Any) -> EvalLog:
+    model_roles = solver_args.pop("model_roles", None)
+    task = Task(
+        dataset=MemoryDataset(samples),
+        solver=cinemetric(**solver_args),
+        scorer=annotator_scorer(distribution=solver_args.get("answer_format") == "distribution"),
+    )
+    [log] = eval(
+        task,
+        model=get_model("scripted/main"),
+        model_roles=model_roles,
+        display="none",
+        log_dir=None,
+        max_connections=50,
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+def _store(sample: EvalSample, key: str) -> Any:
+    return sample.store[key]
+
+
+def _calls(sample: EvalSample) -> int:
+    return sum(1 for event in sample.events if event.event == "model")
+
+
+def test_panel_is_built_once_per_annotator_and_each_sample_makes_three_calls() -> None:
+    log = _run(_samples(annotators=3, per_annotator=8))
+    assert log.samples is not None and len(log.samples) == 24
+    # per annotator: 1 selection + 5 validations; per sample: 3 role-plays
+    assert Script.calls == Counter({"main:select": 3, "main:validate": 15, "main:roleplay": 72})
+    built = [s for s in log.samples if _store(s, "CharacterPanel:built_here")]
+    assert sorted(str(s.id).split(":")[0] for s in built) == ["A0", "A1", "A2"]
+    for sample in log.samples:
+        here = _store(sample, "CharacterPanel:built_here")
+        assert _calls(sample) == (9 if here else 3)
+        assert _store(sample, "Prediction:model_calls") == (9 if here else 3)
+        names = [c["name"] for c in _store(sample, "CharacterPanel:characters")]
+        assert names == ["Ada", "Bo", "Cy"]  # the first three valid, in listed order
+
+
+def test_invalid_candidates_are_dropped_in_listed_order() -> None:
+    Script.valid = {"Bo", "Di", "Ed", "Ada"}
+    log = _run(_samples(1, 2))
+    assert log.samples is not None
+    panel = _store(log.samples[0], "CharacterPanel:characters")
+    assert [c["name"] for c in panel] == ["Ada", "Bo", "Di"]
+    verdicts = {
+        c["name"]: c["verdict"] for c in _store(log.samples[0], "CharacterPanel:candidates")
+    }
+    assert verdicts["Cy"] == "INVALID" and verdicts["Ed"] == "VALID"
+    assert Script.calls["main:select"] == 1  # no regeneration when three are valid
+
+
+def test_regeneration_only_when_fewer_than_three_are_valid() -> None:
+    Script.valid = {"Bo", "Gus", "Jo"}
+    log = _run(_samples(1, 2))
+    assert log.samples is not None
+    assert Script.calls["main:select"] == 2 and Script.calls["main:validate"] == 10
+    first = (
+        log.samples[0] if _store(log.samples[0], "CharacterPanel:built_here") else log.samples[1]
+    )
+    assert [c["name"] for c in _store(first, "CharacterPanel:characters")] == ["Bo", "Gus", "Jo"]
+    assert _store(first, "CharacterPanel:rounds") == 2
+    assert _store(first, "CharacterPanel:model_calls") == 12
+    # the second round is told which characters were already considered
+    second_round = [p for p in Script.prompts if "already considered" in p]
+    assert len(second_round) == 1 and all(name in second_round[0] for name in ROUND_1)
+
+
+def test_short_panel_is_completed_with_unvalidated_characters_and_recorded() -> None:
+    Script.valid = {"Cy"}
+    log = _run(_samples(1, 1), max_selection_rounds=2)
+    assert log.samples is not None
+    sample = log.samples[0]
+    characters = _store(sample, "CharacterPanel:characters")
+    assert [c["name"] for c in characters] == ["Ada", "Bo", "Cy"]
+    assert [c["validated"] for c in characters] == [False, False, True]
+    assert "completed with 2 unvalidated" in _store(sample, "CharacterPanel:status")
+    assert _calls(sample) == 12 + 3  # two full rounds, then the three role-plays
+
+
+def test_single_selection_round_when_max_rounds_is_one() -> None:
+    Script.valid = {"Cy"}
+    log = _run(_samples(1, 1), max_selection_rounds=1)
+    assert Script.calls["main:select"] == 1 and Script.calls["main:validate"] == 5
+    assert log.samples is not None and _calls(log.samples[0]) == 6 + 3
+
+
+@pytest.mark.parametrize(
+    ("votes", "expected"),
+    [
+        ({"Ada": "1", "Bo": "3", "Cy": "3"}, "3"),  # majority
+        ({"Ada": "4", "Bo": "0", "Cy": "2"}, "4"),  # all differ: the first-listed persona
+        ({"Ada": "2", "Bo": "2", "Cy": "2"}, "2"),
+    ],
+)
+def test_vote(votes: dict[str, str], expected: str) -> None:
+    Script.votes = votes
+    log = _run(_samples(1, 1))
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert _store(sample, "Prediction:label") == expected
+    answers = _store(sample, "Prediction:answers")
+    assert [a["persona"] for a in answers] == [
+        "Ada (Film of Ada)",
+        "Bo (Film of Bo)",
+        "Cy (Film of Cy)",
+    ]
+    assert [a["label"] for a in answers] == [votes["Ada"], votes["Bo"], votes["Cy"]]
+    assert answers[0]["aspect"] == "aspect of Ada"
+    score = next(iter(sample.scores.values())) if sample.scores else None
+    assert score is not None and isinstance(score.value, dict)
+    assert score.value["pred"] == float(LABELS.index(expected))
+
+
+def test_distribution_answers_vote_on_top_labels_and_average() -> None:
+    Script.votes = {"Ada": "1", "Bo": "3", "Cy": "3"}
+    log = _run(_samples(1, 1), answer_format="distribution")
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert _store(sample, "Prediction:label") == "3"
+    dist = _store(sample, "Prediction:distribution")
+    assert dist["3"] == pytest.approx((0.1 + 0.6 + 0.6) / 3)
+    assert dist["1"] == pytest.approx((0.6 + 0.1 + 0.1) / 3)
+    assert sum(dist.values()) == pytest.approx(1.0)
+    assert sample.scores is not None
+    value = next(iter(sample.scores.values())).value
+    assert isinstance(value, dict) and value["p_3"] == pytest.approx(dist["3"])
+
+
+def test_persona_builder_role_takes_selection_and_validation() -> None:
+    builder = get_model("scripted/builder")
+    log = _run(_samples(2, 3), model_roles={"persona_builder": builder})
+    assert log.samples is not None
+    assert Script.calls == Counter(
+        {"builder:select": 2, "builder:validate": 10, "main:roleplay": 18}
+    )
+
+
+def test_without_character_names_the_annotator_is_simulated_from_rationales() -> None:
+    log = _run(_samples(1, 1), character_names=False)
+    assert log.samples is not None
+    roleplays = [p for p in Script.prompts if "User's aspect" in p]
+    assert len(roleplays) == 3
+    used = []
+    for prompt in roleplays:
+        rationales = [n for n in ROUND_1 if f"because {n}" in prompt]
+        assert len(rationales) == 1  # one character's rationale per simulation
+        used += rationales
+        assert "Film of" not in prompt and "You are" not in prompt  # no character to play
+        assert "example 0" in prompt and "gender: woman" in prompt  # examples and traits
+    assert sorted(used) == ["Ada", "Bo", "Cy"]
+    assert _store(log.samples[0], "Prediction:method") == "cinemetric/no_character_names"
+
+
+def test_without_training_examples_selection_sees_traits_only() -> None:
+    _run(_samples(1, 1), training_examples=False)
+    selection = [p for p in Script.prompts if "Movie Title" in p and "Suggest" in p]
+    assert selection and all("example 0" not in p for p in selection)
+    assert all("gender: woman" in p for p in selection)
+    _reset_prompts()
+    _run(_samples(1, 1))
+    selection = [p for p in Script.prompts if "Movie Title" in p and "Suggest" in p]
+    assert selection and all("example 0" in p and "Their label: 0" in p for p in selection)
+
+
+def _reset_prompts() -> None:
+    Script.prompts = []
+
+
+def test_without_selection_rationale_the_roleplay_omits_it() -> None:
+    _run(_samples(1, 1), selection_rationale=False)
+    roleplays = [p for p in Script.prompts if "You are" in p and "from the movie" in p]
+    assert len(roleplays) == 3 and all("because" not in p for p in roleplays)
+
+
+def test_bad_configuration_is_refused() -> None:
+    with pytest.raises(ValueError, match="n_personas"):
+        cinemetric(n_personas=4, n_candidates=3)
+    with pytest.raises(ValueError, match="answer_format"):
+        cinemetric(answer_format="score")
