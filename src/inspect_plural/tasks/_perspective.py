@@ -404,8 +404,10 @@ def perspective_task(
             (CINEMETRIC split), ``adaptation`` (``none``/``train``/``test``), ``extended``
             (PersEval split), ``named`` (show traits to methods; default: when the dataset
             has traits), ``max_examples`` (cap on the annotator's example judgments kept in
-            each sample, default 20; -1 keeps all), ``reasoning``, ``temperature``, ``prompts`` and
-            ``metrics_preset`` (``default``/``perseval``).
+            each sample, default 20, 100 for ``retrieval_examples``; -1 keeps all),
+            ``answer_format`` (``label``/``distribution``), ``reasoning``,
+            ``temperature``, ``prompts``, ``metrics_preset`` (``default``/``perseval``),
+            and the options of :data:`METHOD_OPTIONS` for the chosen method.
 
     Returns:
         The task.

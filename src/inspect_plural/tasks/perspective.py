@@ -4,7 +4,9 @@ Every task takes ``data_dir``, ``demo``, ``seed`` and (where the dataset has sev
 ``label``, plus the options shared by all annotator-level tasks, passed through to
 :func:`~inspect_plural.tasks._perspective.perspective_task` (``method``, ``split``,
 ``n_annotators``, ``k_train``, ``m_test``, ``adaptation``, ``extended``, ``named``,
-``max_examples``, ``reasoning``, ``temperature``, ``prompts``, ``metrics_preset``). Defaults: the
+``max_examples``, ``answer_format``, ``reasoning``, ``temperature``, ``prompts``,
+``metrics_preset``, and the single-method options of ``METHOD_OPTIONS`` such as
+``character_names`` or ``trait_scope``). Defaults: the
 CINEMETRIC split for ``opinionqa`` and ``dp``, the PersEval split for the others.
 """
 
