@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -331,3 +332,16 @@ def test_bad_configuration_is_refused() -> None:
         cinemetric(n_personas=4, n_candidates=3)
     with pytest.raises(ValueError, match="answer_format"):
         cinemetric(answer_format="score")
+
+
+def test_templates_can_be_replaced_from_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "cinemetric_roleplay.txt").write_text(
+        "CUSTOM You are {character} from the movie {movie}.\n{item}\n{labels}\n{response_format}",
+        encoding="utf-8",
+    )
+    (tmp_path / "cinemetric_roleplay_unused.txt").write_text("ignored", encoding="utf-8")
+    _run(_samples(1, 1), prompts=str(tmp_path))
+    roleplays = [p for p in Script.prompts if "from the movie" in p]
+    assert len(roleplays) == 3 and all(p.startswith("CUSTOM You are") for p in roleplays)
+    # the other steps keep the packaged templates
+    assert any(p.startswith("# Goal\n\nYou match people") for p in Script.prompts)

@@ -763,9 +763,13 @@ def test_distribution_format_round_trip(labels: list[str], seed: int) -> None:
     reason="BUG: DistributionFormat.random_answer rounds to 6 places and sets the last "
     "probability to 1 - sum(rest), which can come out as -1e-06; the parser then rejects it",
 )
-def test_distribution_format_round_trip_known_negative_seed() -> None:
-    options = [f"Candidate {i}" for i in range(20)]
-    answer = DistributionFormat(options=options).random_answer(random.Random(160219))
+@pytest.mark.parametrize(
+    ("options", "seed"),
+    [(ORDINAL, 675100), ([f"Candidate {i}" for i in range(20)], 160219)],
+)
+def test_distribution_format_round_trip_known_negative_seed(options: list[str], seed: int) -> None:
+    answer = DistributionFormat(options=options).random_answer(random.Random(seed))
+    assert '": -1e-06' in answer
     parsed = parse_distribution(answer, options)
     assert parsed.ok, parsed.error
 
