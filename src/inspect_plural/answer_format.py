@@ -56,8 +56,10 @@ class DistributionFormat(BaseModel):
         """
         draws = [rng.gammavariate(1.0, 1.0) for _ in self.options]
         total = sum(draws)
-        probs = [round(d / total, 6) for d in draws]
-        probs[-1] = round(1.0 - sum(probs[:-1]), 6)
+        # millionths, floored, the remainder to the last: none negative, the sum exactly 1
+        units = [int(d / total * 1_000_000) for d in draws[:-1]]
+        units.append(1_000_000 - sum(units))
+        probs = [u / 1_000_000 for u in units]
         body = json.dumps(dict(zip(self.options, probs)), ensure_ascii=False, indent=2)
         return f"Chance-level answer (plural/random).\n\n```json\n{body}\n```"
 

@@ -280,7 +280,7 @@ def _label_from_object(obj: dict[str, Any], labels: list[str]) -> LabelParse | N
             value = lowered[key]
             if isinstance(value, (dict, list)) or value is None:
                 return LabelParse(ok=False, error=f"{key!r} is not a single label: {value!r}")
-            label = match_option(str(value).strip(), labels)
+            label = match_label(str(value).strip(), labels)
             if label is None:
                 return LabelParse(ok=False, error=f"{value!r} is not one of {labels}")
             return LabelParse(ok=True, label=label)
@@ -313,6 +313,35 @@ def _answer_lines(text: str) -> list[str]:
     return values
 
 
+_NUMBER = re.compile(r"^\s*([-+−]?\d+(?:[.,]\d+)?)(?![\d/])")
+
+
+def _numeric_label(value: str, labels: list[str]) -> tuple[bool, str | None]:
+    """A value that opens with a signed or fractional number matches only that number.
+
+    ``-1`` must not match ``1`` nor ``2.5`` match ``2`` (punctuation is otherwise
+    ignored); an integral ``2.0`` matches ``2``.
+
+    Returns:
+        Whether the rule applies, and the label it gives (None: no label fits).
+    """
+    match = _NUMBER.match(value)
+    if match is None:
+        return False, None
+    number = match.group(1).replace("−", "-").replace(",", ".")
+    if not (number[0] in "+-" or "." in number):
+        return False, None
+    exact = [label for label in labels if label.strip() == match.group(1)]
+    if exact:
+        return True, exact[0]
+    as_float = float(number)
+    if as_float.is_integer():
+        integral = [label for label in labels if label.strip() == str(int(as_float))]
+        if integral:
+            return True, integral[0]
+    return True, None
+
+
 def match_label(value: str, labels: list[str]) -> str | None:
     """Match an answer value to a label, allowing words after it (``"2 - moderately toxic"``).
 
@@ -326,6 +355,9 @@ def match_label(value: str, labels: list[str]) -> str | None:
     Returns:
         The label, or None when none or several fit equally.
     """
+    applies, numeric = _numeric_label(value, labels)
+    if applies:
+        return numeric
     found = match_option(value, labels)
     if found is not None:
         return found
@@ -428,7 +460,8 @@ class CharacterParse:
 
 
 _FIELD_START = re.compile(
-    r"(?im)^[\s>*#_`~-]*(?:\d+[.)]\s*)?[*_`]*(?:character(?:\s+name)?|name)[*_`\s]*[:：]"
+    r"(?im)(?:^[\s>*#_`~-]*(?:\d+[.)]\s*)?[*_`]*(?:character(?:\s+name)?|name)"
+    r"|(?<=\s)[*_`]*character\s+name)[*_`\s]*[:：]"
 )
 _MOVIE = re.compile(r"(?i)[*_`]*(?:movie(?:\s+title)?|film|title)[*_`\s]*[:：]")
 _REASON = re.compile(r"(?i)[*_`]*(?:reasoning|rationale|reason|why)[*_`\s]*[:：]")
@@ -440,12 +473,14 @@ _BULLET = re.compile(
 
 
 def _clean(value: str) -> str:
+    value = re.sub(r"\*+|`+", "", value)  # markdown emphasis anywhere (*Mulan* (1998))
     return " ".join(value.split()).strip(_WRAPPING.replace(".", "").replace("()", "")).strip()
 
 
 def character_key(name: str, movie: str) -> str:
     """A key under which two spellings of one character in one movie are equal."""
-    return "".join(_tokens(name)) + "|" + "".join(_tokens(re.sub(r"\(?\d{4}\)?", "", movie)))
+    movie = re.sub(r"\s*\((?:19|20)\d{2}\)|,\s*(?:19|20)\d{2}\s*$", "", movie)
+    return "".join(_tokens(name)) + "|" + "".join(_tokens(movie))
 
 
 def parse_characters(text: str) -> list[CharacterParse]:
@@ -477,6 +512,7 @@ def parse_characters(text: str) -> list[CharacterParse]:
         reason_match = _REASON.search(rest)
         movie = rest[: reason_match.start()] if reason_match else rest.split("\n", 1)[0]
         rationale = rest[reason_match.end() :] if reason_match else ""
+        rationale = re.sub(r"\s+\d+[.)]\s*$", "", rationale)  # the next entry's number
         found.append(CharacterParse(_clean(name), _clean(movie), _clean(rationale)))
     if not found:
         found = _characters_from_json(text)

@@ -53,7 +53,7 @@ VERDICT_LABELS = ["VALID", "INVALID"]
         ('I would rate it {"rating": 4}.', "4"),
         # a wrapper object holding the label
         ('{"reasoning": "mild sarcasm", "result": {"label": "1"}}', "1"),
-        # JSON with a trailing comma and single-quoted prose afterwards
+        # JSON with a trailing comma, prose afterwards
         ('```json\n{"prediction": "2",}\n```\nLet me know if you need more.', "2"),
         # markdown bold and a bracketed value
         ("Reasoning: the reply is dismissive.\n**Answer:** [3]", "3"),
@@ -153,32 +153,10 @@ def test_parse_label_failures(text: str, labels: list[str], error_part: str) -> 
 @pytest.mark.parametrize(
     "text",
     [
-        pytest.param(
-            "Answer: -1",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG: '-' is dropped as punctuation, so the out-of-scale -1 parses as '1'",
-            ),
-        ),
-        pytest.param(
-            '```json\n{"rating": -1}\n```',
-            marks=pytest.mark.xfail(
-                strict=True, reason="BUG: JSON -1 matches label '1' (sign ignored)"
-            ),
-        ),
-        pytest.param(
-            "Answer: 2.5",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG: '.' splits 2.5 into words '2' '5'; the off-scale 2.5 parses as '2'",
-            ),
-        ),
-        pytest.param(
-            '{"rating": 3.5}',
-            marks=pytest.mark.xfail(
-                strict=True, reason="BUG: JSON 3.5 parses as label '3' (truncated)"
-            ),
-        ),
+        "Answer: -1",
+        '```json\n{"rating": -1}\n```',
+        "Answer: 2.5",
+        '{"rating": 3.5}',
     ],
 )
 def test_out_of_scale_numbers_are_not_mapped_to_a_label(text: str) -> None:
@@ -374,11 +352,6 @@ def test_no_characters(text: str) -> None:
     assert parse_characters(text) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: character_key strips every 4-digit number, so 'Blade Runner 2049' (a title, "
-    "not a year) collapses to 'Blade Runner' and a distinct character is dropped as a repeat",
-)
 def test_numbers_in_titles_are_not_years() -> None:
     text = (
         "1. Character Name: Rick Deckard\nMovie Title: Blade Runner\nReasoning: a\n"
@@ -390,10 +363,6 @@ def test_numbers_in_titles_are_not_years() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an italic title '*Mulan* (1998)' keeps a stray inner asterisk: 'Mulan* (1998)'",
-)
 def test_italic_movie_title_is_cleaned() -> None:
     text = "**Character Name**: Mulan\n**Movie Title**: *Mulan* (1998)\n**Reasoning**: brave"
     assert parse_characters(text)[0].movie == "Mulan (1998)"
@@ -758,20 +727,18 @@ def test_distribution_format_round_trip(labels: list[str], seed: int) -> None:
     assert parsed.missing == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: DistributionFormat.random_answer rounds to 6 places and sets the last "
-    "probability to 1 - sum(rest), which can come out as -1e-06; the parser then rejects it",
-)
 @pytest.mark.parametrize(
     ("options", "seed"),
     [(ORDINAL, 675100), ([f"Candidate {i}" for i in range(20)], 160219)],
 )
 def test_distribution_format_round_trip_known_negative_seed(options: list[str], seed: int) -> None:
+    # these seeds once gave a last probability of -1e-06 (rounding each value, then 1 - rest)
     answer = DistributionFormat(options=options).random_answer(random.Random(seed))
-    assert '": -1e-06' in answer
+    assert '": -' not in answer
     parsed = parse_distribution(answer, options)
     assert parsed.ok, parsed.error
+    assert parsed.distribution is not None and not parsed.renormalised
+    assert sum(parsed.distribution.values()) == pytest.approx(1.0, abs=1e-9)
 
 
 @settings(max_examples=200, deadline=None)
@@ -816,3 +783,13 @@ def test_combine_matches_reference_vote(votes: list[str | None]) -> None:
     best = max(cast.count(v) for v in cast)
     expected = next(v for v in cast if cast.count(v) == best)
     assert label == expected
+
+
+def test_several_characters_on_one_line() -> None:
+    text = (
+        "Character Name: Mulan Movie Title: Mulan Reasoning: brave. "
+        "2. Character Name: Helen Parr Movie Title: The Incredibles Reasoning: a parent"
+    )
+    parsed = parse_characters(text)
+    assert _pairs(parsed) == [("Mulan", "Mulan"), ("Helen Parr", "The Incredibles")]
+    assert [c.rationale for c in parsed] == ["brave.", "a parent"]
