@@ -368,6 +368,8 @@ def cinemetric(
         method += "/no_training_examples"
     if not character_names:
         method += "/no_character_names"
+    if not selection_rationale:
+        method += "/no_selection_rationale"
 
     async def panel_for(metadata: AnnotatorSampleMetadata) -> tuple[_Built, bool]:
         key = (metadata.dataset, str(metadata.annotator_id))

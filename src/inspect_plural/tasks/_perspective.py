@@ -355,8 +355,22 @@ def _method(
     return factory(**kwargs)
 
 
-def _check_method(name: str, opts: dict[str, Any], named: bool, split: CorpusSplit) -> None:
+def _method_options(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """The method options given, parsed (for the task metadata)."""
+    parsed: dict[str, Any] = {}
+    for option in sorted(given & set(METHOD_OPTIONS)):
+        spec = METHOD_OPTIONS[option]
+        value = opts[option]
+        parsed[option] = _as_bool(option, value) if spec.kind is bool else spec.kind(value)
+    return parsed
+
+
+def _check_method(
+    name: str, opts: dict[str, Any], named: bool, split: CorpusSplit, has_traits: bool
+) -> None:
     """Refuse method and setting combinations that cannot work, before any model call."""
+    if name == "trait_ensemble" and not has_traits:
+        raise ValueError("trait_ensemble impersonates traits, and this dataset has none")
     if name in NEEDS_TRAITS and not named:
         raise ValueError(f"{name} shows the annotator's traits: it needs named=true")
     if name == "trait_ensemble" and opts.get("trait_scope", "own") == "own" and not named:
@@ -440,7 +454,7 @@ def perspective_task(
     answer_format = check_answer_format(opts["answer_format"])
 
     split = _split(corpus, split_name, seed, opts, text_split)
-    _check_method(method, opts, named, split)
+    _check_method(method, opts, named, split, has_traits)
     solver = _method(method, opts, given, corpus, seed)
     max_examples = int(
         opts["max_examples"] if opts["max_examples"] is not None else MAX_EXAMPLES.get(method, 20)
@@ -480,7 +494,7 @@ def perspective_task(
             "named": named,
             "method": method,
             "answer_format": answer_format,
-            "method_options": {k: opts[k] for k in sorted(given & set(METHOD_OPTIONS))},
+            "method_options": _method_options(opts, given),
             "metrics_preset": opts["metrics_preset"],
             "scale": corpus.scale.model_dump(),
             "split": split.summary,
