@@ -13,6 +13,7 @@ from inspect_plural.scorers import (
     macro_f1,
     mae,
     mean_rank,
+    modal_row,
     parse_failures,
     prf_annotator,
     prf_global,

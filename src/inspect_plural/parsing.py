@@ -296,8 +296,18 @@ _ANSWER_LINE = re.compile(
 _WRAPPING = " \t*_`\"'“”‘’[](){}<>."
 
 
+_INLINE_ANSWER = re.compile(
+    r"(?i)\b(?:final\s+)?answer\b(?:\s+is)?[\s*_`]*(?:[:：=]|\s[-–—](?=\s))[\s*_`]*([^\n]+)"
+)
+_DASH_ANSWER = re.compile(r"(?i)^[\s>*#_`~-]*(?:final\s+)?answer[\s*_`]+[-–—][\s*_`]*(.+)$")
+
+
 def _answer_lines(text: str) -> list[str]:
-    """Values of ``Answer: ...``-style lines, in order (a value on the next line counts)."""
+    """Values of ``Answer: ...``-style lines, in order (a value on the next line counts).
+
+    Without such a line, the last ``answer: ...``, ``answer is: ...`` or ``Answer - ...``
+    anywhere in a line (a whole answer written on one line) counts.
+    """
     lines = text.splitlines()
     values = []
     for i, line in enumerate(lines):
@@ -310,7 +320,15 @@ def _answer_lines(text: str) -> list[str]:
             value = following[0] if following else ""
         if value:
             values.append(value)
-    return values
+    if not values:
+        for line in lines:
+            dash = _DASH_ANSWER.match(line)
+            if dash:
+                values.append(dash.group(1).strip(_WRAPPING))
+        inline = [m.group(1).strip(_WRAPPING) for m in _INLINE_ANSWER.finditer(text)]
+        if not values and inline:
+            values.append(inline[-1])
+    return [v for v in values if v]
 
 
 _NUMBER = re.compile(r"^\s*([-+−]?\d+(?:[.,]\d+)?)(?![\d/])")
@@ -416,6 +434,7 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
 
 
 VERDICTS = ("VALID", "INVALID")
+_LEADING_VERDICT = re.compile(r"^[\W_]*(valid|invalid)\b[*_`\s]*(?:[-–—:.,;!(\n]|$)", re.I)
 """The answers of a character validation."""
 
 
@@ -434,6 +453,9 @@ def parse_verdict(text: str) -> LabelParse:
     parsed = parse_label(text, list(VERDICTS))
     if parsed.ok:
         return parsed
+    opening = _LEADING_VERDICT.match(unicodedata.normalize("NFKC", text or ""))
+    if opening:  # "VALID - because ...": the verdict, then an explanation
+        return LabelParse(ok=True, label=opening.group(1).upper())
     words = _tokens(text or "")
     for i in range(len(words) - 1, -1, -1):
         if words[i] == "invalid" or (words[i] == "valid" and i > 0 and words[i - 1] == "not"):

@@ -193,6 +193,8 @@ def _check_cinemetric_budget(log: EvalLog) -> None:
     """One panel built per annotator, shared by all their samples; 3 role-play calls each."""
     by_annotator: dict[str, list[EvalSample]] = defaultdict(list)
     for sample in _samples(log):
+        if "CharacterPanel:annotator_id" not in sample.store:
+            continue  # nothing to match the annotator on: no panel, no call
         by_annotator[str(_meta(sample).annotator_id)].append(sample)
     for annotator, samples in by_annotator.items():
         panels = [s.store_as(CharacterPanel) for s in samples]
@@ -253,7 +255,19 @@ def test_every_method_runs_on_every_task(task: str, method: str, tmp_path: Path)
     samples = _samples(log)
     assert len(samples) == LIMIT
     assert log.eval.metadata is not None and log.eval.metadata["method"] == method
-    assert _metrics(log)["parse_failures"] == 0
+    # cinemetric cannot match an unnamed annotator without examples: a recorded failure,
+    # with no model call; every other sample parses
+    unmatched = [
+        s
+        for s in samples
+        if method == "cinemetric" and not _meta(s).traits and not _meta(s).training
+    ]
+    assert _metrics(log)["parse_failures"] == len(unmatched)
+    for sample in unmatched:
+        prediction = sample.store_as(Prediction)
+        assert not prediction.parse_ok and "nothing to match" in (prediction.error or "")
+        assert _model_calls(sample) == 0
+    samples = [s for s in samples if s not in unmatched]
 
     for sample in samples:
         metadata = _meta(sample)
@@ -303,6 +317,9 @@ def test_every_method_runs_on_every_task(task: str, method: str, tmp_path: Path)
             assert prediction.rationale is not None
             retrieved = prediction.rationale.removeprefix("retrieved: ").split(", ")
             shown = {ex.item.id for ex in metadata.training}
+            if not shown:  # an annotator without examples is asked without any
+                assert retrieved == ["none"]
+                continue
             assert len(retrieved) == min(3, len(shown)) and set(retrieved) <= shown
             assert metadata.item_id not in retrieved
 
@@ -408,13 +425,18 @@ def test_trait_ensemble_all_traits_for_everyone(tmp_path: Path) -> None:
     assert log.eval.metadata is not None
     assert log.eval.metadata["method_options"] == {"trait_scope": "all"}
     by_item: dict[str, set[str | None]] = defaultdict(set)
+    calls_by_item: dict[str, int] = defaultdict(int)
     for sample in _samples(log):
         prediction = sample.store_as(Prediction)
-        assert _model_calls(sample) == len(prediction.answers) == len(pairs)
+        assert len(prediction.answers) == len(pairs)
+        assert _model_calls(sample) == prediction.model_calls
+        calls_by_item[_meta(sample).item_id] += _model_calls(sample)
         assert [a.persona for a in prediction.answers] == expected
         by_item[_meta(sample).item_id].add(prediction.label)
-    # the prompts do not depend on the annotator: one prediction per item
+    # the prompts do not depend on the annotator: one prediction per item, and each
+    # (item, trait) is asked once, however many annotators judged the item
     assert all(len(labels) == 1 for labels in by_item.values())
+    assert all(calls == len(pairs) for calls in calls_by_item.values())
 
 
 # --------------------------------------------------------------------------- 4. distributions
@@ -581,5 +603,5 @@ def test_cinemetric_runs_are_reproducible(tmp_path: Path) -> None:
     second = _run("epic", tmp_path / "b", LIMIT, demo=True, method="cinemetric", seed=7)
     _check_cinemetric_budget(first)
     _check_cinemetric_budget(second)
-    assert len(_panels(first)) == 2  # two annotators, so two panels to compare
+    assert len(_panels(first)) >= 2  # several annotators, so several panels to compare
     assert outcome(first) == outcome(second)

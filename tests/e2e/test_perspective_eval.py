@@ -176,10 +176,19 @@ def test_epochs_reduce_label_indices_by_mode(tmp_path: Path) -> None:
         limit=10,
     )
     assert log.status == "success", log.error
-    assert log.eval.config.epochs_reducer == ["mode"]
+    assert log.eval.config.epochs_reducer == ["modal_row"]
     log = read_eval_log(log.location)
     assert log.samples is not None and len(log.samples) == 30
     assert log.reductions is not None
+    epochs: dict[Any, list[dict[str, Any]]] = {}
+    for sample in log.samples:
+        assert sample.scores is not None
+        epochs.setdefault(sample.id, []).append(dict(next(iter(sample.scores.values())).value))  # type: ignore[arg-type]
     for reduced in log.reductions[0].samples:
         assert isinstance(reduced.value, dict)
         assert float(reduced.value["pred"]).is_integer()
+        rows = epochs[reduced.sample_id]
+        preds = [row["pred"] for row in rows]
+        modal = max(preds, key=lambda p: (preds.count(p), -preds.index(p)))
+        # the whole row of the first epoch with the modal prediction, not a per-key mode
+        assert reduced.value == rows[preds.index(modal)]

@@ -29,6 +29,7 @@ from inspect_plural.answer_format import (
     LabelFormat,
     declared_answer_format,
 )
+from inspect_plural.prompts import PromptTemplateError
 from inspect_plural.records import AnnotatorSampleMetadata, Item, LabeledExample, LabelScale
 from inspect_plural.scorers.perspective import annotator_scorer
 from inspect_plural.solvers.cinemetric import cinemetric
@@ -47,6 +48,7 @@ class Script:
     votes: dict[str, str] = {}
     calls: Counter[str] = Counter()
     prompts: list[str] = []
+    roleplay_seeds: list[int | None] = []
 
 
 @modelapi(name="scripted")
@@ -101,6 +103,7 @@ class ScriptedAPI(ModelAPI):
         else:
             assert isinstance(declared, LabelFormat)
             Script.calls[f"{self.model_name}:roleplay"] += 1
+            Script.roleplay_seeds.append(config.seed)
             who = re.search(r"You are (\w+) from", text)
             label = Script.votes.get(who.group(1) if who else "", "0")
             content = f"Reasoning: r\nCharacter's aspect: aspect of {who and who.group(1)}\n"
@@ -116,6 +119,7 @@ def _reset() -> None:
     Script.votes = {}
     Script.calls = Counter()
     Script.prompts = []
+    Script.roleplay_seeds = []
 
 
 def _samples(annotators: int, per_annotator: int) -> list[Sample]:
@@ -226,8 +230,9 @@ def test_short_panel_is_completed_with_unvalidated_characters_and_recorded() -> 
     assert log.samples is not None
     sample = log.samples[0]
     characters = _store(sample, "CharacterPanel:characters")
-    assert [c["name"] for c in characters] == ["Ada", "Bo", "Cy"]
-    assert [c["validated"] for c in characters] == [False, False, True]
+    # the validated character first (it leads the tie rule), then fillers in listed order
+    assert [c["name"] for c in characters] == ["Cy", "Ada", "Bo"]
+    assert [c["validated"] for c in characters] == [True, False, False]
     assert "completed with 2 unvalidated" in _store(sample, "CharacterPanel:status")
     assert _calls(sample) == 12 + 3  # two full rounds, then the three role-plays
 
@@ -301,7 +306,8 @@ def test_without_character_names_the_annotator_is_simulated_from_rationales() ->
         assert len(rationales) == 1  # one character's rationale per simulation
         used += rationales
         assert "Film of" not in prompt and "You are" not in prompt  # no character to play
-        assert "example 0" in prompt and "gender: woman" in prompt  # examples and traits
+        # traits and one rationale only (the paper's B.2.3 prompt): no examples
+        assert "gender: woman" in prompt and "example 0" not in prompt
     assert sorted(used) == ["Ada", "Bo", "Cy"]
     assert _store(log.samples[0], "Prediction:method") == "cinemetric/no_character_names"
 
@@ -336,7 +342,8 @@ def test_bad_configuration_is_refused() -> None:
 
 def test_templates_can_be_replaced_from_a_folder(tmp_path: Path) -> None:
     (tmp_path / "cinemetric_roleplay.txt").write_text(
-        "CUSTOM You are {character} from the movie {movie}.\n{item}\n{labels}\n{response_format}",
+        "CUSTOM You are {character} from the movie {movie}.{rationale}\n{item}\n{labels}\n"
+        "{response_format}",
         encoding="utf-8",
     )
     (tmp_path / "cinemetric_roleplay_unused.txt").write_text("ignored", encoding="utf-8")
@@ -345,3 +352,61 @@ def test_templates_can_be_replaced_from_a_folder(tmp_path: Path) -> None:
     assert len(roleplays) == 3 and all(p.startswith("CUSTOM You are") for p in roleplays)
     # the other steps keep the packaged templates
     assert any(p.startswith("# Goal\n\nYou match people") for p in Script.prompts)
+
+
+def test_one_solver_shared_by_two_tasks_builds_a_panel_for_each() -> None:
+    """The cache key covers the examples: a second task's annotator of the same id and
+    dataset but other examples gets a panel of its own."""
+    shared = cinemetric()
+    first = _samples(1, 2)
+    second = _samples(1, 2)
+    for sample in second:  # same dataset and annotator id, other training examples
+        assert sample.metadata is not None
+        for example in sample.metadata["training"]:
+            example["label"] = "4"
+    tasks = [
+        Task(dataset=MemoryDataset(s), solver=shared, scorer=annotator_scorer())
+        for s in (first, second)
+    ]
+    logs = eval(tasks, model=get_model("scripted/main"), display="none", log_dir=None)
+    assert all(log.status == "success" for log in logs)
+    assert Script.calls["main:select"] == 2 and Script.calls["main:validate"] == 10
+
+
+def test_simulation_without_rationale_is_refused() -> None:
+    with pytest.raises(ValueError, match="selection_rationale"):
+        cinemetric(character_names=False, selection_rationale=False)
+
+
+def test_templates_are_checked_when_the_solver_is_built(tmp_path: Path) -> None:
+    (tmp_path / "cinemetric_select.txt").write_text(
+        "Suggest {count} for {profile}. {exclude}", encoding="utf-8"
+    )
+    with pytest.raises(PromptTemplateError, match="examples"):
+        cinemetric(prompts=str(tmp_path))  # before any model call
+    assert not Script.calls
+
+
+def test_distribution_task_counts_a_missing_distribution_as_a_failure() -> None:
+    task = Task(
+        dataset=MemoryDataset(_samples(1, 2)),
+        solver=cinemetric(answer_format="label"),
+        scorer=annotator_scorer(distribution=True),
+    )
+    [log] = eval(task, model=get_model("scripted/main"), display="none", log_dir=None)
+    assert log.samples is not None
+    for sample in log.samples:
+        assert sample.scores is not None
+        score = next(iter(sample.scores.values()))
+        assert isinstance(score.value, dict)
+        assert score.value["parse_ok"] == 0.0 and score.value["p_0"] == pytest.approx(0.2)
+        assert score.explanation is not None and "distribution" in score.explanation
+
+
+def test_epochs_resample_the_roleplay_but_share_the_panel() -> None:
+    samples = _samples(1, 1)
+    task = Task(dataset=MemoryDataset(samples), solver=cinemetric(), scorer=annotator_scorer())
+    [log] = eval(task, model=get_model("scripted/main"), display="none", log_dir=None, epochs=2)
+    assert log.samples is not None and len(log.samples) == 2
+    assert Script.calls["main:select"] == 1  # one panel for both epochs
+    assert sorted(Script.roleplay_seeds) == [42, 42, 42, 43, 43, 43]  # seed + epoch - 1

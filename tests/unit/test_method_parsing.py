@@ -793,3 +793,26 @@ def test_several_characters_on_one_line() -> None:
     parsed = parse_characters(text)
     assert _pairs(parsed) == [("Mulan", "Mulan"), ("Helen Parr", "The Incredibles")]
     assert [c.rationale for c in parsed] == ["brave.", "a parent"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Reasoning: r. Character's aspect: a. Answer: 3", "3"),
+        ("Answer - 2", "2"),
+        ("After thinking it over, my answer is: 4.", "4"),
+    ],
+)
+def test_answers_written_on_one_line_or_with_a_dash(text: str, expected: str) -> None:
+    assert parse_label(text, ORDINAL).label == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("VALID - Atticus Finch is the lead, not an invalid pick.", "VALID"),
+        ("INVALID. There is a valid character of that name in another film.", "INVALID"),
+    ],
+)
+def test_a_leading_verdict_wins_over_words_in_its_explanation(text: str, expected: str) -> None:
+    assert parse_verdict(text).label == expected

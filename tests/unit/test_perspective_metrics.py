@@ -321,6 +321,8 @@ def test_scorer_ordinal_hit_and_miss() -> None:
         "n_labels": 5.0,
         "ordinal": 1.0,
         "abs_error": 3.0,
+        "n_answers": 0.0,
+        "failed_answers": 0.0,
     }
     assert score.answer == "5"
     assert _run_scorer(ORDINAL, "3", "3", True).value["correct"] == 1.0  # type: ignore[index]

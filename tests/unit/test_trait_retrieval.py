@@ -58,7 +58,10 @@ def test_retrieve_keeps_listed_order_on_ties_and_caps_at_k() -> None:
 
 
 def test_trait_sentence() -> None:
-    assert trait_sentence("age_range", "25 - 34") == "a person whose age range is 25 - 34"
+    assert (
+        trait_sentence("age_range", "25 - 34")
+        == 'a person whose profile reads "age range: 25 - 34"'
+    )
     assert trait_sentence("person", "") == "a person"
 
 
@@ -130,7 +133,7 @@ def _solve(monkeypatch: pytest.MonkeyPatch, model: _Model, state: TaskState, **a
 def test_own_traits_one_call_each_unknown_skipped_majority(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    model = _Model({"sex is F": "yes", "age is 30": "no", "country is IT": "yes"})
+    model = _Model({"sex: F": "yes", "age: 30": "no", "country: IT": "yes"})
     state = _solve(
         monkeypatch, model, _state({"sex": "F", "age": "30", "country": "IT", "job": "UNK"})
     )
@@ -142,7 +145,7 @@ def test_own_traits_one_call_each_unknown_skipped_majority(
 
 
 def test_tie_goes_to_the_first_trait(monkeypatch: pytest.MonkeyPatch) -> None:
-    model = _Model({"sex is F": "no", "age is 30": "yes"})
+    model = _Model({"sex: F": "no", "age: 30": "yes"})
     state = _solve(monkeypatch, model, _state({"sex": "F", "age": "30"}))
     assert state.store.get("Prediction:label") == "no"
 
@@ -159,7 +162,7 @@ def test_all_scope_applies_every_trait_to_everyone(monkeypatch: pytest.MonkeyPat
     values = [["sex", "F"], ["sex", "M"], ["age", "30"]]
     _solve(monkeypatch, model, _state({}, named=False), trait_scope="all", trait_values=values)
     assert len(model.prompts) == 3
-    assert any("sex is M" in p for p in model.prompts)
+    assert any('"sex: M"' in p for p in model.prompts)
 
 
 def test_trait_ensemble_refuses_bad_options(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,7 @@ the groups that have the key, trait value "UNK" is skipped, and failures are dro
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, cast
 
@@ -37,9 +38,11 @@ from inspect_ai.scorer import (
     SampleScore,
     Score,
     Scorer,
+    ScoreReducer,
     Target,
     grouped,
     metric,
+    score_reducer,
     scorer,
 )
 from inspect_ai.solver import TaskState
@@ -59,6 +62,7 @@ from inspect_plural.scorers.role import (
     ROLE_PRESETS,
     brier_score,
     ece,
+    failed_answers,
     mean_rank,
     parse_failures,
     score_distribution,
@@ -76,6 +80,7 @@ __all__ = [
     "annotator_scorer",
     "calibration_metrics",
     "mae",
+    "modal_row",
     "macro_f1",
     "perspective_metrics",
     "prf_annotator",
@@ -379,12 +384,12 @@ def perspective_metrics(
     ]
     if traits:
         metrics.append(prf_trait(preset, names))
-    metrics.append(parse_failures())
+    metrics += [parse_failures(), failed_answers()]
     return metrics
 
 
 def calibration_metrics(config: PerspectiveMetricConfig) -> list[Metric]:
-    """Top-k, mean rank, ECE and Brier of distribution answers (PersonaEval's definitions).
+    """Top-k, mean rank, ECE and Brier of distribution answers (the role scorer's defaults).
 
     They read the per-sample probabilities that :func:`annotator_scorer` writes with
     ``distribution=True``; a failure counts as the uniform distribution, or is dropped
@@ -431,6 +436,9 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
         gold = labels.index(target.text)
         prediction = state.store_as(Prediction)
         ok = bool(prediction.parse_ok and prediction.label in labels)
+        error = prediction.error
+        if distribution and ok and not prediction.distribution:
+            ok, error = False, "a distribution was asked for and the method gave none"
         pred = labels.index(prediction.label) if ok and prediction.label else FAILED
         ordinal = metadata.scale is not None and metadata.scale.kind == "ordinal"
         value: dict[str, float] = {
@@ -444,6 +452,8 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
         if ordinal:
             worst = max(gold, len(labels) - 1 - gold)
             value["abs_error"] = float(abs(pred - gold) if ok else worst)
+        value["n_answers"] = float(len(prediction.answers))
+        value["failed_answers"] = float(sum(1 for a in prediction.answers if not a.parse_ok))
         if distribution:
             dist = prediction.distribution if ok else None
             probs = (
@@ -453,13 +463,40 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
             )
             scored = score_distribution(probs, gold, ROLE_PRESETS["default"])
             scored.pop("correct")  # the label's correctness (the vote) stays the headline
-            if not dist:
-                scored["top2"] = 0.0
             value.update(scored)
         return Score(
             value=value,
             answer=prediction.label if ok else None,
-            explanation=prediction.error if not ok else prediction.rationale,
+            explanation=error if not ok else prediction.rationale,
         )
 
     return score
+
+
+@score_reducer(name="modal_row")
+def modal_row() -> ScoreReducer:
+    """Reduce epochs to the epoch whose prediction is the most common (the first on ties).
+
+    Unlike Inspect's ``mode``, which takes the mode of each key separately, the whole row
+    of that epoch is kept, so ``pred``, ``correct`` and the probabilities ``p_*`` of a
+    distribution answer always come from one and the same answer.
+
+    Returns:
+        The reducer.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        rows = [s for s in scores if isinstance(s.value, dict)]
+        if not rows:
+            return scores[0]
+        preds = [cast(dict[str, float], s.value).get("pred") for s in rows]
+        modal = Counter(preds).most_common(1)[0][0]
+        chosen = rows[preds.index(modal)]
+        return Score(
+            value=dict(cast(dict[str, float], chosen.value)),
+            answer=chosen.answer,
+            explanation=chosen.explanation,
+            metadata=chosen.metadata,
+        )
+
+    return reduce

@@ -25,6 +25,8 @@ store as :class:`CharacterPanel`, and each character's answer is one entry of
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from typing import Literal
 
@@ -59,6 +61,10 @@ SELECT = "cinemetric_select.txt"
 VALIDATE = "cinemetric_validate.txt"
 ROLEPLAY = "cinemetric_roleplay.txt"
 SIMULATE = "cinemetric_simulate.txt"
+SELECT_FIELDS = {"count", "profile", "examples", "task", "basis", "exclude"}
+VALIDATE_FIELDS = {"character", "movie"}
+ROLEPLAY_FIELDS = {"character", "movie", "rationale", "task", "item", "labels", "response_format"}
+SIMULATE_FIELDS = {"profile", "rationale", "task", "item", "labels", "response_format"}
 NO_PROFILE = "Nothing is known about this person's background; go by their example judgments."
 
 Verdict = Literal["VALID", "INVALID", "UNPARSED"]
@@ -129,6 +135,21 @@ class _Built(BaseModel):
     selection_raw: list[str]
 
 
+def _panel_key(metadata: AnnotatorSampleMetadata) -> tuple[str, ...]:
+    """What a panel depends on: the annotator, their examples and traits, and the task.
+
+    One solver instance may serve several tasks (``eval([...])`` with one solver), so
+    the dataset name and annotator id alone could hand one task's panel to another.
+    """
+    digest = hashlib.sha256()
+    for example in metadata.training:
+        digest.update(f"{example.item.id}\x1f{example.label}\x1e".encode())
+    digest.update(json.dumps(metadata.traits, sort_keys=True).encode())
+    if metadata.scale is not None:
+        digest.update(json.dumps(metadata.scale.model_dump(), sort_keys=True).encode())
+    return (metadata.dataset, str(metadata.annotator_id), digest.hexdigest())
+
+
 def _profile(metadata: AnnotatorSampleMetadata) -> str:
     return render_traits(metadata.traits) if metadata.traits else NO_PROFILE
 
@@ -149,10 +170,7 @@ def _selection_prompt(
     prompts: str | None,
 ) -> str:
     template = load_template(
-        SELECT,
-        {"count", "profile", "examples", "task", "basis", "exclude"},
-        {"count", "profile"},
-        prompts,
+        SELECT, SELECT_FIELDS, {"count", "profile", "examples", "exclude"}, prompts
     )
     with_examples = training_examples and bool(metadata.training)
     exclude = ""
@@ -172,7 +190,7 @@ def _selection_prompt(
 
 
 def _validation_prompt(character: MovieCharacter, prompts: str | None) -> str:
-    template = load_template(VALIDATE, {"character", "movie"}, {"character", "movie"}, prompts)
+    template = load_template(VALIDATE, VALIDATE_FIELDS, VALIDATE_FIELDS, prompts)
     return template.format(character=character.name, movie=character.movie)
 
 
@@ -244,8 +262,7 @@ async def _build_panel(
             status += f"; completed with {len(filler)} unvalidated: " + ", ".join(
                 c.label for c in filler
             )
-        chosen += filler
-        chosen.sort(key=candidates.index)  # keep the listed order
+        chosen += filler  # validated characters first, so they lead the vote's tie rule
     if not chosen:
         status += "; no character could be read from the selection answers"
     return _Built(
@@ -267,15 +284,15 @@ def _roleplay_prompt(
 ) -> str:
     template = load_template(
         ROLEPLAY,
-        {"character", "movie", "rationale", "task", "item", "labels", "response_format"},
-        {"character", "item", "labels", "response_format"},
+        ROLEPLAY_FIELDS,
+        {"character", "rationale", "item", "labels", "response_format"},
         prompts,
     )
     rationale = ""
     if selection_rationale and character.rationale:
         rationale = (
-            "\n# Why This Character\n\nThis character was chosen for the following reason:\n"
-            f"{character.rationale}\n"
+            "\n# Why This Character\n\n"
+            f"The matching step picked them because: {character.rationale}\n"
         )
     assert metadata.scale is not None
     return template.format(
@@ -297,14 +314,13 @@ def _simulate_prompt(
 ) -> str:
     template = load_template(
         SIMULATE,
-        {"profile", "examples", "rationale", "task", "item", "labels", "response_format"},
+        SIMULATE_FIELDS,
         {"item", "labels", "response_format"},
         prompts,
     )
     assert metadata.scale is not None
     return template.format(
         profile=_profile(metadata),
-        examples=_examples_block(metadata, True),
         rationale=character.rationale or "(no rationale was given)",
         task=task_text(metadata),
         item=render_item(metadata.item),
@@ -360,9 +376,22 @@ def cinemetric(
         raise ValueError(
             "cinemetric needs 1 <= n_personas <= n_candidates and max_selection_rounds >= 1"
         )
+    if not character_names and not selection_rationale:
+        raise ValueError(
+            "cinemetric with character_names=false simulates the annotator from each "
+            "character's rationale: it cannot also run with selection_rationale=false"
+        )
+    # check every template now, not after the first panel's calls
+    load_template(SELECT, SELECT_FIELDS, {"count", "profile", "examples", "exclude"}, prompts)
+    load_template(VALIDATE, VALIDATE_FIELDS, VALIDATE_FIELDS, prompts)
+    if character_names:
+        required = {"character", "rationale", "item", "labels", "response_format"}
+        load_template(ROLEPLAY, ROLEPLAY_FIELDS, required, prompts)
+    else:
+        load_template(SIMULATE, SIMULATE_FIELDS, {"item", "labels", "response_format"}, prompts)
     config = GenerateConfig(temperature=temperature, seed=seed)
-    panels: dict[tuple[str, str], _Built] = {}
-    locks: dict[tuple[str, str], anyio.Lock] = {}
+    panels: dict[tuple[str, ...], _Built] = {}
+    locks: dict[tuple[str, ...], anyio.Lock] = {}
     method = "cinemetric"
     if not training_examples:
         method += "/no_training_examples"
@@ -372,7 +401,7 @@ def cinemetric(
         method += "/no_selection_rationale"
 
     async def panel_for(metadata: AnnotatorSampleMetadata) -> tuple[_Built, bool]:
-        key = (metadata.dataset, str(metadata.annotator_id))
+        key = _panel_key(metadata)
         lock = locks.setdefault(key, anyio.Lock())
         async with lock:
             if key in panels:
@@ -394,16 +423,24 @@ def cinemetric(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
         if not metadata.traits and not (training_examples and metadata.training):
-            raise ValueError(
-                f"cinemetric has nothing to match annotator {metadata.annotator_id} on: "
-                "no traits (named=false) and no training examples shown"
+            # this annotator has neither traits nor examples: no call, a recorded failure
+            write_prediction(
+                state.store,
+                method,
+                [],
+                metadata.labels,
+                0,
+                "majority",
+                f"nothing to match annotator {metadata.annotator_id} on: no traits "
+                "(unnamed) and no training examples",
             )
+            return state
         built, built_here = await panel_for(metadata)
         CharacterPanel(
             store=Store(),
             annotator_id=metadata.annotator_id,
             built_here=built_here,
-            training_examples=training_examples,
+            training_examples=training_examples and bool(metadata.training),
             **built.model_dump(),
         ).write_to(state.store)
         persona_calls = built.model_calls if built_here else 0
@@ -425,6 +462,11 @@ def cinemetric(
         ]
         instruction, declared = response_format(mode, labels, fields=fields)
         model = get_model(role="judge")
+        # a different seed per epoch, so --epochs samples the role-play again (the panel
+        # is per annotator and shared by the epochs)
+        call_config = config.merge(
+            GenerateConfig(seed=None if seed is None else seed + state.epoch - 1)
+        )
 
         async def answer(character: MovieCharacter) -> ModelAnswer:
             if character_names:
@@ -434,7 +476,7 @@ def cinemetric(
             else:
                 prompt = _simulate_prompt(metadata, character, instruction, prompts)
             parsed, _ = await ask(
-                model, prompt, declared, config, labels, mode, character.label, aspect
+                model, prompt, declared, call_config, labels, mode, character.label, aspect
             )
             return parsed
 

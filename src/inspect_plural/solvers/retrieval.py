@@ -32,6 +32,7 @@ from inspect_plural.solvers.judge import task_text
 __all__ = ["retrieval_examples", "retrieve"]
 
 TEMPLATE = "retrieval_judge.txt"
+NO_EXAMPLES = "(None: this person labelled no other content that can be shown.)"
 _WORD = re.compile(r"\w+")
 
 
@@ -72,7 +73,9 @@ def retrieval_examples(
     """The annotator's ``k`` most similar example judgments in the prompt (1 call).
 
     The examples are those the task keeps in the sample (``training``; raise the task's
-    ``max_examples`` to retrieve from more). The traits are shown when the task is
+    ``max_examples`` to retrieve from more). An annotator without any (a PersEval test
+    user whose adaptation draw was empty) is asked without examples, and
+    ``Prediction.rationale`` says ``retrieved: none``. The traits are shown when the task is
     named (PersEval's "Named with Adaptation-T"), not otherwise.
 
     Args:
@@ -95,11 +98,6 @@ def retrieval_examples(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
-        if not metadata.training:
-            raise ValueError(
-                f"retrieval_examples: annotator {metadata.annotator_id} has no example "
-                "judgments to retrieve from (use a split with training or adaptation examples)"
-            )
         labels = metadata.labels
         query = render_item(metadata.item)
         retrieved = retrieve(query, metadata.training, k)
@@ -116,7 +114,7 @@ def retrieval_examples(
         assert metadata.scale is not None
         prompt = template.format(
             persona=persona,
-            examples=render_examples(retrieved),
+            examples=render_examples(retrieved) or NO_EXAMPLES,
             task=task_text(metadata),
             item=query,
             labels=render_labels(metadata.scale),
@@ -124,7 +122,7 @@ def retrieval_examples(
         )
         answer, _ = await ask(get_model(role="judge"), prompt, declared, config, labels, mode)
         prediction = write_prediction(state.store, "retrieval_examples", [answer], labels, 1)
-        prediction.rationale = "retrieved: " + ", ".join(ex.item.id for ex in retrieved)
+        prediction.rationale = "retrieved: " + (", ".join(ex.item.id for ex in retrieved) or "none")
         return state
 
     return solve

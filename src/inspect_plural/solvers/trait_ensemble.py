@@ -1,17 +1,19 @@
 """PersEval's "perspective" prompting: one prediction per trait, combined by majority.
 
-Each call asks the model to be a person with one trait value ("You are a person whose
-gender is female"). By default the traits are the annotator's own (``trait_scope="own"``,
-values "UNK" and empty skipped). The official PersEval code instead applied every trait
-string of the dataset to every test user, so every user of one item gets the same
-prediction; ``trait_scope="all"`` reproduces that, with the dataset's trait values
-given by the task.
+Each call asks the model to be a person with one trait value (``You are a person whose
+profile reads "gender: female"``). By default the traits are the annotator's own
+(``trait_scope="own"``, values "UNK" and empty skipped). The official PersEval code
+instead applied every trait string of the dataset to every test user, so every user of
+one item gets the same prediction; ``trait_scope="all"`` reproduces that, with the
+dataset's trait values given by the task, and asks each (item, trait) once per epoch,
+sharing the answer among the item's annotators.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import anyio
 from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
@@ -37,10 +39,14 @@ NO_TRAIT = ("person", "")
 
 
 def trait_sentence(dimension: str, value: str) -> str:
-    """How a trait is put to the model: ``a person whose <dimension> is <value>``."""
+    """How a trait is put to the model: ``a person whose profile reads "<dim>: <value>"``.
+
+    The dimension names of the datasets (``is_parent``, ``RELIGATTEND``) do not make
+    sentences, so the trait is quoted as a profile entry.
+    """
     if not value:
         return "a person"
-    return f"a person whose {dimension.replace('_', ' ')} is {value}"
+    return f'a person whose profile reads "{dimension.replace("_", " ")}: {value}"'
 
 
 @solver
@@ -82,6 +88,10 @@ def trait_ensemble(
         raise ValueError("trait_scope='all' needs the dataset's trait_values")
     everyone = [(str(d), str(v)) for d, v in (trait_values or []) if str(v) not in SKIPPED_VALUES]
     config = GenerateConfig(temperature=temperature, seed=seed)
+    # trait_scope="all": the prompts do not depend on the annotator, so each (item, trait)
+    # is asked once and shared by every annotator of the item
+    shared: dict[tuple[str, ...], ModelAnswer] = {}
+    locks: dict[tuple[str, ...], anyio.Lock] = {}
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
@@ -106,7 +116,11 @@ def trait_ensemble(
 
         scale = metadata.scale
 
-        async def answer(dimension: str, value: str) -> ModelAnswer:
+        calls = 0
+
+        async def ask_once(dimension: str, value: str) -> ModelAnswer:
+            nonlocal calls
+            calls += 1
             prompt = template.format(
                 trait=trait_sentence(dimension, value),
                 task=task_text(metadata),
@@ -118,8 +132,17 @@ def trait_ensemble(
             parsed, _ = await ask(model, prompt, declared, config, labels, mode, persona)
             return parsed
 
+        async def answer(dimension: str, value: str) -> ModelAnswer:
+            if trait_scope != "all":
+                return await ask_once(dimension, value)
+            key = (metadata.dataset, metadata.item_id, dimension, value, str(state.epoch))
+            async with locks.setdefault(key, anyio.Lock()):
+                if key not in shared:
+                    shared[key] = await ask_once(dimension, value)
+                return shared[key]
+
         answers = await collect(*(answer(d, v) for d, v in traits))
-        write_prediction(state.store, "trait_ensemble", answers, labels, len(answers), aggregate)
+        write_prediction(state.store, "trait_ensemble", answers, labels, calls, aggregate)
         return state
 
     return solve

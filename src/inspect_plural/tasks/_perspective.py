@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -32,6 +33,7 @@ from inspect_plural.scorers.perspective import (
     accuracy_by_trait,
     annotator_scorer,
     calibration_metrics,
+    modal_row,
     perspective_metrics,
     resolve_perspective_config,
 )
@@ -197,6 +199,22 @@ def _votes(frame: pd.DataFrame) -> dict[str, dict[int, int]]:
     return result
 
 
+def _round_robin(test: pd.DataFrame) -> pd.DataFrame:
+    """The test judgments interleaved by annotator: each one's first, then each one's second...
+
+    Inspect starts samples in dataset order, up to ``max_samples`` at a time. Grouped by
+    annotator, those slots would all wait on one annotator's persona work (CINEMETRIC's
+    panel is built by the first sample and awaited by the rest), serialising the panels;
+    interleaved, the panels of different annotators are built concurrently.
+    """
+    frame = test[["annotator_id", "item_id", "label"]]
+    rank = frame.groupby("annotator_id", sort=False).cumcount().to_numpy()
+    first_seen = pd.factorize(frame["annotator_id"])[0]
+    order = np.lexsort((first_seen, rank))  # by rank, then by annotator's first appearance
+    result: pd.DataFrame = frame.iloc[order]
+    return result
+
+
 def build_samples(
     corpus: AnnotatedCorpus,
     split: CorpusSplit,
@@ -204,7 +222,7 @@ def build_samples(
     max_examples: int | None = 20,
     seed: int = 42,
 ) -> list[Sample]:
-    """The samples of a split: one per test judgment, in the split's stable order.
+    """The samples of a split: one per test judgment, interleaved by annotator (stable).
 
     Args:
         corpus: The records.
@@ -250,9 +268,7 @@ def build_samples(
     if not corpus.item_scales:  # label positions mean nothing across questions
         pool_counts = dict(zip(label_counts.index.astype(int).tolist(), label_counts.tolist()))
     samples = []
-    for annotator_id, item_id, label in split.test[["annotator_id", "item_id", "label"]].itertuples(
-        index=False
-    ):
+    for annotator_id, item_id, label in _round_robin(split.test).itertuples(index=False):
         labels = corpus.scale_of(item_id).labels
         own_counts = item_counts.get(item_id, {})
         samples.append(
@@ -315,6 +331,18 @@ def _split(
     raise ValueError(f"unknown split {split!r}; one of ['cinemetric', 'perseval']")
 
 
+def _option_value(option: str, spec: MethodOption, value: Any) -> Any:
+    """A method option's value as its type, with an error that names the option."""
+    if spec.kind is bool:
+        return _as_bool(option, value)
+    try:
+        return spec.kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"option {option} must be of type {spec.kind.__name__}, not {value!r}"
+        ) from None
+
+
 def _trait_values(corpus: AnnotatedCorpus) -> list[list[str]]:
     """Every known ``(dimension, value)`` of the corpus, in dimension then value order."""
     pairs = {
@@ -347,9 +375,7 @@ def _method(
             raise ValueError(f"option {option} configures method {spec.method}, not {name}")
         if spec.method == name:
             value = opts.get(option, spec.default)
-            kwargs[spec.parameter] = (
-                _as_bool(option, value) if spec.kind is bool else spec.kind(value)
-            )
+            kwargs[spec.parameter] = _option_value(option, spec, value)
     if name == "trait_ensemble" and kwargs.get("trait_scope") == "all":
         kwargs["trait_values"] = _trait_values(corpus)
     return factory(**kwargs)
@@ -361,7 +387,7 @@ def _method_options(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     for option in sorted(given & set(METHOD_OPTIONS)):
         spec = METHOD_OPTIONS[option]
         value = opts[option]
-        parsed[option] = _as_bool(option, value) if spec.kind is bool else spec.kind(value)
+        parsed[option] = _option_value(option, spec, value)
     return parsed
 
 
@@ -482,8 +508,9 @@ def perspective_task(
         scorer=annotator_scorer(distribution=answer_format == "distribution"),
         metrics=metrics,
         config=GenerateConfig(temperature=float(opts["temperature"])),
-        # label indices must stay integers under --epochs: take the mode, not the mean
-        epochs=Epochs(1, "mode"),
+        # label indices must stay integers under --epochs, and one epoch's values stay
+        # together: keep the row of the modal prediction
+        epochs=Epochs(1, modal_row()),
         version=TASK_VERSION,
         metadata={
             "family": "perspective",
