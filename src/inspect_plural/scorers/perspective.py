@@ -60,14 +60,10 @@ from inspect_plural.scorers._prf import (
 )
 from inspect_plural.scorers.role import (
     ROLE_PRESETS,
-    brier_score,
-    ece,
+    distribution_metrics,
     failed_answers,
-    mean_rank,
     parse_failures,
     score_distribution,
-    top1,
-    top2,
 )
 
 __all__ = [
@@ -405,13 +401,7 @@ def calibration_metrics(config: PerspectiveMetricConfig) -> list[Metric]:
     role = ROLE_PRESETS["default"].model_copy(
         update={"failures": "drop" if config.failures == "drop" else "uniform"}
     )
-    return [
-        top1(role.tie_break, role.failures),
-        top2(role.tie_break, role.failures),
-        mean_rank(role.rank_method, role.failures),
-        ece(role.n_bins, role.tie_break, role.failures),
-        brier_score(role.brier_normalize, role.failures),
-    ]
+    return distribution_metrics(role)
 
 
 @scorer(metrics=perspective_metrics())

@@ -61,6 +61,7 @@ __all__ = [
     "ROLE_PRESETS",
     "RoleMetricConfig",
     "brier_score",
+    "distribution_metrics",
     "ece",
     "failed_answers",
     "mean_rank",
@@ -223,17 +224,20 @@ def failed_answers() -> Metric:
     return compute
 
 
-def role_metrics(config: RoleMetricConfig) -> list[Metric | dict[str, list[Metric]]]:
-    """The corpus metrics of a role scorer under one configuration."""
+def distribution_metrics(config: RoleMetricConfig) -> list[Metric]:
+    """Top-1, top-2, mean rank, ECE and Brier under one configuration."""
     return [
         top1(config.tie_break, config.failures),
         top2(config.tie_break, config.failures),
         mean_rank(config.rank_method, config.failures),
         ece(config.n_bins, config.tie_break, config.failures),
         brier_score(config.brier_normalize, config.failures),
-        parse_failures(),
-        failed_answers(),
     ]
+
+
+def role_metrics(config: RoleMetricConfig) -> list[Metric | dict[str, list[Metric]]]:
+    """The corpus metrics of a role scorer under one configuration."""
+    return [*distribution_metrics(config), parse_failures(), failed_answers()]
 
 
 def resolve_role_config(
