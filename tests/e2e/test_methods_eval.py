@@ -605,3 +605,16 @@ def test_cinemetric_runs_are_reproducible(tmp_path: Path) -> None:
     _check_cinemetric_budget(second)
     assert len(_panels(first)) >= 2  # several annotators, so several panels to compare
     assert outcome(first) == outcome(second)
+
+
+def test_cinemetric_one_panel_per_annotator_across_per_question_scales(tmp_path: Path) -> None:
+    """OpinionQA questions each have their own scale; the panel is still per annotator."""
+    log = _run("opinionqa", tmp_path, None, demo=True, method="cinemetric", n_annotators=4)
+    samples = _samples(log)
+    annotators = {_meta(s).annotator_id for s in samples}
+    assert len(samples) == 40 and len(annotators) == 4
+    assert len({_meta(s).item_id for s in samples}) > 4  # several questions, several scales
+    _check_cinemetric_budget(log)
+    calls = [_model_calls(s) for s in samples]
+    assert sorted(calls)[len(calls) // 2] == 3
+    assert sum(calls) <= 3 * len(samples) + 12 * len(annotators)

@@ -136,7 +136,7 @@ class _Built(BaseModel):
 
 
 def _panel_key(metadata: AnnotatorSampleMetadata) -> tuple[str, ...]:
-    """What a panel depends on: the annotator, their examples and traits, and the task.
+    """What a panel depends on: the dataset, the annotator, their examples and traits.
 
     One solver instance may serve several tasks (``eval([...])`` with one solver), so
     the dataset name and annotator id alone could hand one task's panel to another.
@@ -145,8 +145,9 @@ def _panel_key(metadata: AnnotatorSampleMetadata) -> tuple[str, ...]:
     for example in metadata.training:
         digest.update(f"{example.item.id}\x1f{example.label}\x1e".encode())
     digest.update(json.dumps(metadata.traits, sort_keys=True).encode())
-    if metadata.scale is not None:
-        digest.update(json.dumps(metadata.scale.model_dump(), sort_keys=True).encode())
+    # not the sample's scale: on OpinionQA every question has its own, and the panel is
+    # the annotator's, shared by all their questions (another label of one dataset shows
+    # up in the examples' labels)
     return (metadata.dataset, str(metadata.annotator_id), digest.hexdigest())
 
 
