@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["DATA_DIR_ENV", "DataNotFoundError", "DataRowError", "data_root"]
+__all__ = ["DATA_DIR_ENV", "DataNotFoundError", "DataRowError", "data_root", "local_folder"]
 
 DATA_DIR_ENV = "INSPECT_PLURAL_DATA_DIR"
 """Environment variable naming the local data root (default: ``./data``)."""
@@ -36,3 +36,8 @@ class DataRowError(ValueError):
 def data_root() -> Path:
     """The local data root: ``$INSPECT_PLURAL_DATA_DIR`` or ``./data``."""
     return Path(os.environ.get(DATA_DIR_ENV) or "data")
+
+
+def local_folder(data_dir: str | Path | None, subdir: str) -> Path:
+    """Where the user's copy of a dataset lives: ``data_dir``, else ``<data root>/<subdir>``."""
+    return Path(data_dir) if data_dir else data_root() / subdir

@@ -23,7 +23,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 from inspect_plural.sources.lewidi import MAIN_ANNOTATIONS, read_lewidi
 
 __all__ = [
@@ -167,7 +167,7 @@ def load_brexit(
     field, _ = BREXIT_LABELS[label]
     folders = [_demo_dir()] if demo else []
     if not demo:
-        folders = [Path(data_dir)] if data_dir else [data_root() / LOCAL_SUBDIR]
+        folders = [local_folder(data_dir, LOCAL_SUBDIR)]
     for folder in folders:
         json_files = [(s, folder / f) for s, f in BREXIT_LEWIDI_FILES.items()]
         if all(p.is_file() for _, p in json_files):

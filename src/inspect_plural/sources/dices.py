@@ -50,7 +50,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 
 __all__ = [
     "DICES_ANSWERS",
@@ -462,7 +462,7 @@ def load_dices(
             origin=f"demo data written for inspect_plural ({name}, sha256 {sha256_of(path)[:16]})",
             demo=True,
         )
-    folder = Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+    folder = local_folder(data_dir, LOCAL_SUBDIR)
     searched = [folder / name, folder / DICES_FILES[subset]]
     found = next((p for p in searched if p.is_file()), None)
     kind = "local"

@@ -45,7 +45,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 
 __all__ = [
     "DP_FILE",
@@ -410,7 +410,7 @@ def load_dp(
     """
     if label not in DP_LABELS:
         raise ValueError(f"unknown DP label {label!r}; one of {list(DP_LABELS)}")
-    folder = _demo_dir() if demo else Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+    folder = _demo_dir() if demo else local_folder(data_dir, LOCAL_SUBDIR)
     path = _find_file(folder)
     if path is None:
         raise DataNotFoundError(_missing([folder]))

@@ -24,7 +24,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 
 __all__ = [
     "EPIC_COLUMNS",
@@ -254,7 +254,7 @@ def load_epic(
     """
     if label not in EPIC_LABELS:
         raise ValueError(f"unknown EPIC label {label!r}; one of {list(EPIC_LABELS)}")
-    folder = Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+    folder = local_folder(data_dir, LOCAL_SUBDIR)
     if demo:
         folder = _demo_dir()
     path = folder / EPIC_FILE

@@ -16,7 +16,7 @@ from pathlib import Path
 from inspect_plural.records import LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
 from inspect_plural.sources.lewidi import MAIN_ANNOTATIONS, read_lewidi
 
 __all__ = ["MD_AGREEMENT_FILES", "MD_AGREEMENT_LABELS", "MD_AGREEMENT_SOURCE", "load_md_agreement"]
@@ -71,7 +71,7 @@ def load_md_agreement(
     if demo:
         folder = Path(str(resources.files("inspect_plural").joinpath("demo/md_agreement")))
     else:
-        folder = Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+        folder = local_folder(data_dir, LOCAL_SUBDIR)
     files = [(split, folder / name) for split, name in MD_AGREEMENT_FILES.items()]
     absent = [p.name for _, p in files if not p.is_file()]
     if absent:

@@ -36,7 +36,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 
 __all__ = [
     "MHS_COLUMNS",
@@ -183,15 +183,7 @@ MHS_COLUMNS: list[str] = [
     "comment_id",
     "annotator_id",
     "platform",
-    "sentiment",
-    "respect",
-    "insult",
-    "humiliate",
-    "status",
-    "dehumanize",
-    "violence",
-    "genocide",
-    "attack_defend",
+    *SURVEY_ITEMS,
     "hatespeech",
     "hate_speech_score",
     "text",
@@ -513,7 +505,7 @@ def load_mhs(
     """
     if label not in MHS_LABELS:
         raise ValueError(f"unknown MHS label {label!r}; one of {list(MHS_LABELS)}")
-    folder = Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+    folder = local_folder(data_dir, LOCAL_SUBDIR)
     if demo:
         folder = _demo_dir()
     for name in MHS_FILES:

@@ -44,7 +44,7 @@ import pandas as pd
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
 
 __all__ = [
     "OPINIONQA_CODALAB_WORKSHEET",
@@ -371,7 +371,7 @@ def load_opinionqa(
         DataRowError: A malformed question or answer.
 
     """
-    folder = _demo_dir() if demo else Path(data_dir) if data_dir else data_root() / LOCAL_SUBDIR
+    folder = _demo_dir() if demo else local_folder(data_dir, LOCAL_SUBDIR)
     found = _wave_folders(folder)
     complete = {
         w: p
