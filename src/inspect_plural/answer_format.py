@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from inspect_ai.model import ChatMessage
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = [
     "ANSWER_FORMAT_KEY",
+    "AnyFormat",
     "AnswerFormat",
     "CharacterListFormat",
     "DistributionFormat",
+    "JsonFormat",
     "LabelFormat",
+    "NumberFormat",
+    "ScoreLinesFormat",
+    "TextFormat",
     "declare_answer_format",
     "declared_answer_format",
 ]
@@ -138,19 +143,191 @@ class CharacterListFormat(BaseModel):
         return "\n\n".join(blocks)
 
 
-AnswerFormat = Annotated[
-    DistributionFormat | LabelFormat | CharacterListFormat, Field(discriminator="kind")
-]
+class JsonFormat(BaseModel):
+    """A JSON object following a JSON schema (in a fenced block, prose around it allowed).
+
+    Used for every structured answer whose fields the method defines: stakeholder
+    extraction, persona writing, debate turns, the moderator's pick. The schema is the
+    one pydantic writes (``Model.model_json_schema()``) or a hand-built one.
+
+    Attributes:
+        json_schema: The JSON schema the object follows.
+        prefix_choices: Optional plain-text openings the answer may start with (e.g.
+            ``NO MORE COMMENTS``); the chance model picks one of them or none.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["json"] = "json"
+    json_schema: dict[str, Any]
+    prefix_choices: list[str] = Field(default_factory=list)
+
+    def random_answer(self, rng: random.Random) -> str:
+        """A random instance of the schema, in a fenced JSON block.
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The answer text.
+
+        """
+        value = _random_instance(self.json_schema, self.json_schema, rng, 0)
+        body = json.dumps(value, ensure_ascii=False, indent=2)
+        lead = "Chance-level answer (plural/random)."
+        if self.prefix_choices and rng.random() < 0.5:
+            lead = f"{rng.choice(self.prefix_choices)}\n\n{lead}"
+        return f"{lead}\n\n```json\n{body}\n```"
+
+
+class NumberFormat(BaseModel):
+    """A bare integer score (G-Eval's form filling: the score and nothing else).
+
+    The chance model also returns top log-probabilities over the score tokens when the
+    call asks for ``logprobs``, and ``num_choices`` samples when asked for several.
+
+    Attributes:
+        low: The lowest score.
+        high: The highest score.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["number"] = "number"
+    low: int = 1
+    high: int = 5
+
+    def random_answer(self, rng: random.Random) -> str:
+        """A uniformly random integer score.
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The score as text.
+
+        """
+        return str(rng.randint(self.low, self.high))
+
+
+class ScoreLinesFormat(BaseModel):
+    """Free-text evidence then one ``<Dimension> score: X`` line per dimension (ChatEval).
+
+    Attributes:
+        titles: The dimension titles, in order.
+        low: The lowest score.
+        high: The highest score.
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["score_lines"] = "score_lines"
+    titles: list[str] = Field(min_length=1)
+    low: int = 1
+    high: int = 5
+
+    def random_answer(self, rng: random.Random) -> str:
+        """Chance-level evidence and a random score per dimension.
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The answer text.
+
+        """
+        lines = [f"{title} score: {rng.randint(self.low, self.high)}" for title in self.titles]
+        return "Evaluation evidence: chance-level answer (plural/random).\n" + "\n".join(lines)
+
+
+class TextFormat(BaseModel):
+    """Free text with no required structure (a discussion turn, a running summary)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["text"] = "text"
+
+    def random_answer(self, rng: random.Random) -> str:
+        """A short chance-level remark.
+
+        Args:
+            rng: Source of randomness.
+
+        Returns:
+            The answer text.
+
+        """
+        return f"Chance-level remark {rng.randint(1, 10_000)} (plural/random)."
+
+
+_MAX_DEPTH = 8
+
+
+def _random_instance(
+    schema: dict[str, Any], root: dict[str, Any], rng: random.Random, depth: int
+) -> Any:
+    """A random value of a JSON schema (the subset pydantic writes)."""
+    if "$ref" in schema:
+        name = str(schema["$ref"]).rsplit("/", 1)[-1]
+        return _random_instance(root.get("$defs", {})[name], root, rng, depth + 1)
+    if "enum" in schema:
+        return rng.choice(list(schema["enum"]))
+    if "const" in schema:
+        return schema["const"]
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            options = [o for o in schema[key] if o.get("type") != "null"] or schema[key]
+            return _random_instance(options[0], root, rng, depth + 1)
+    kind = schema.get("type", "string")
+    if kind == "object":
+        properties: dict[str, Any] = schema.get("properties", {})
+        value = {
+            name: _random_instance(sub, root, rng, depth + 1) for name, sub in properties.items()
+        }
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and not properties and depth < _MAX_DEPTH:
+            for i in range(rng.randint(1, 3)):
+                value[f"demo_{i + 1}"] = _random_instance(extra, root, rng, depth + 1)
+        return value
+    if kind == "array":
+        low = int(schema.get("minItems", 1))
+        high = int(schema.get("maxItems", max(low, 3)))
+        count = rng.randint(low, high) if depth < _MAX_DEPTH else low
+        return [
+            _random_instance(schema.get("items", {}), root, rng, depth + 1) for _ in range(count)
+        ]
+    if kind == "integer":
+        return rng.randint(int(schema.get("minimum", 1)), int(schema.get("maximum", 5)))
+    if kind == "number":
+        return round(
+            rng.uniform(float(schema.get("minimum", 0)), float(schema.get("maximum", 1))), 3
+        )
+    if kind == "boolean":
+        return rng.random() < 0.5
+    return f"chance-level text {rng.randint(1, 10_000)}"
+
+
+AnyFormat = (
+    DistributionFormat
+    | LabelFormat
+    | CharacterListFormat
+    | JsonFormat
+    | NumberFormat
+    | ScoreLinesFormat
+    | TextFormat
+)
+"""The union of the format classes."""
+
+AnswerFormat = Annotated[AnyFormat, Field(discriminator="kind")]
 """Every answer format a method can declare."""
 
-_ADAPTER: TypeAdapter[DistributionFormat | LabelFormat | CharacterListFormat] = TypeAdapter(
-    AnswerFormat
-)
+_ADAPTER: TypeAdapter[AnyFormat] = TypeAdapter(AnswerFormat)
 
 
-def declare_answer_format(
-    message: ChatMessage, answer_format: DistributionFormat | LabelFormat | CharacterListFormat
-) -> ChatMessage:
+def declare_answer_format(message: ChatMessage, answer_format: AnyFormat) -> ChatMessage:
     """Attach an answer format to the message that asks for the answer.
 
     Args:
@@ -170,7 +347,7 @@ def declare_answer_format(
 
 def declared_answer_format(
     messages: list[ChatMessage],
-) -> DistributionFormat | LabelFormat | CharacterListFormat | None:
+) -> AnyFormat | None:
     """The answer format declared by the most recent message that declares one.
 
     Args:

@@ -6,7 +6,7 @@ from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 from typing_extensions import Self
 
-__all__ = ["ModelAnswer", "Prediction", "StoredRecord"]
+__all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord"]
 
 
 class ModelAnswer(BaseModel):
@@ -32,6 +32,25 @@ class ModelAnswer(BaseModel):
     renormalised: bool = False
     persona: str | None = None
     aspect: str | None = None
+
+
+class PanelScores(BaseModel):
+    """One panel's scores behind a rating prediction (a stakeholder group, a referee team).
+
+    Attributes:
+        initial: Member -> dimension -> score before any discussion (parsed scores only).
+        final: Member -> dimension -> score at the end (parsed scores only).
+        scores: The panel's score per dimension (the mean of the final scores).
+        model_calls: Calls the panel made for this sample.
+        tokens: Input plus output tokens of those calls.
+
+    """
+
+    initial: dict[str, dict[str, float]] = Field(default_factory=dict)
+    final: dict[str, dict[str, float]] = Field(default_factory=dict)
+    scores: dict[str, float] = Field(default_factory=dict)
+    model_calls: int = 0
+    tokens: int = 0
 
 
 class StoredRecord(StoreModel):
@@ -66,7 +85,10 @@ class Prediction(StoredRecord):
     Attributes:
         method: Name of the solver that wrote it.
         label: Predicted label (top-1 option for distributions).
-        score: Predicted numeric score, for rating tasks.
+        score: Predicted numeric score, for rating tasks (``overall`` when rated on
+            several dimensions).
+        scores: Predicted score per dimension, for rating tasks (on the method's scale;
+            a dimension the method could not score is absent).
         distribution: Predicted probability over the label space or candidates.
         parse_ok: Whether a usable answer was obtained.
         error: Why not, when ``parse_ok`` is False.
@@ -75,6 +97,10 @@ class Prediction(StoredRecord):
         answers: Every model answer behind this prediction (K for self-consistency).
         aggregate: How several answers were combined (``single``, ``majority``, ``mean``).
         model_calls: Number of model calls the method made for this sample.
+        tokens: Input plus output tokens of those calls (0 when not counted).
+        panels: Per panel (stakeholder group, referee team), its members' initial and
+            final scores, for agreement metrics and cost per group.
+        initial_scores: The prediction per dimension before any discussion (debates).
 
     """
 
@@ -89,3 +115,7 @@ class Prediction(StoredRecord):
     answers: list[ModelAnswer] = Field(default_factory=list)
     aggregate: str = Field(default="single")
     model_calls: int = Field(default=0)
+    scores: dict[str, float] = Field(default_factory=dict)
+    tokens: int = Field(default=0)
+    panels: dict[str, PanelScores] = Field(default_factory=dict)
+    initial_scores: dict[str, float] = Field(default_factory=dict)

@@ -20,6 +20,8 @@ __all__ = [
     "LabelScale",
     "LabeledExample",
     "RatedOutput",
+    "RatedSampleMetadata",
+    "RatingDimension",
     "RoleCandidate",
     "RoleExample",
     "RoleItem",
@@ -155,25 +157,64 @@ class RoleItem(_Record):
         return self
 
 
+class RatingDimension(_Record):
+    """One dimension humans rated generated content on (fluency, relevancy, ...).
+
+    Attributes:
+        name: Short key used in predictions and metrics (``fluency``, ``overall``).
+        title: Human-readable name shown to models (``Fluency``).
+        description: What the dimension measures, shown to models.
+        low: The lowest value of the *human* scale.
+        high: The highest value of the *human* scale.
+
+    """
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    title: str
+    description: str
+    low: float
+    high: float
+
+    @model_validator(mode="after")
+    def _check(self) -> RatingDimension:
+        if self.low >= self.high:
+            raise ValueError(f"dimension {self.name}: needs low < high")
+        return self
+
+
 class RatedOutput(_Record):
     """Generated content with human ratings on one or more dimensions.
 
     Attributes:
-        id: Stable identifier.
+        id: Stable identifier (e.g. ``"{system}/{review}"``).
         content: The generated output being rated.
-        source: The input it was generated from (document, story, plot).
-        reference: An optional reference output.
-        ratings: Per dimension, one rating per rater (missing raters omitted).
-        raters: Rater ids, aligned with each dimension's ratings when known.
+        context: What the output should be judged against (a target summary, a story
+            section), shown to evaluators.
+        references: Reference outputs for reference-based metrics (ROUGE-L).
+        ratings: Per dimension, rater id -> rating on the human scale; a rater who gave no
+            usable rating for that dimension is absent.
+        group: What the output belongs to, for per-group correlations (a review, a story).
+        system: The system that generated it, when known.
+        raw: Per rater, the raw answers behind the ratings (facet -> text), for audit.
 
     """
 
     id: str
     content: str
-    source: str | None = None
-    reference: str | None = None
-    ratings: dict[str, list[float]] = Field(default_factory=dict)
-    raters: list[str] = Field(default_factory=list)
+    context: str | None = None
+    references: list[str] = Field(default_factory=list)
+    ratings: dict[str, dict[str, float]] = Field(default_factory=dict)
+    group: str | None = None
+    system: str | None = None
+    raw: dict[str, dict[str, str]] = Field(default_factory=dict)
+
+    def gold(self) -> dict[str, float]:
+        """The mean rating per dimension over the raters who gave one."""
+        return {
+            name: sum(by_rater.values()) / len(by_rater)
+            for name, by_rater in self.ratings.items()
+            if by_rater
+        }
 
 
 class RoleExample(_Record):
@@ -291,3 +332,30 @@ class AnnotatorSampleMetadata(SampleMetadata):
     def labels(self) -> list[str]:
         """The labels of this sample's scale."""
         return self.scale.labels if self.scale is not None else []
+
+
+class RatedSampleMetadata(SampleMetadata):
+    """Sample metadata of rating tasks: predict how humans rated one generated output.
+
+    Attributes:
+        output: The rated output, with every rater's ratings.
+        dimensions: The dimensions to predict, ``overall`` included when the task has it.
+        task_description: What the generated content is for, shown to evaluators.
+        content_label: What the content is called in prompts (``generated summary``).
+        context_label: What the context is called in prompts (``target summary``).
+        gold: The human score per dimension (mean over raters); a dimension nobody rated
+            is absent.
+
+    """
+
+    output: RatedOutput
+    dimensions: list[RatingDimension]
+    task_description: str
+    content_label: str = "content"
+    context_label: str = "context"
+    gold: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def dimension_names(self) -> list[str]:
+        """The dimensions' keys, in order."""
+        return [d.name for d in self.dimensions]

@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections import Counter
 from typing import Any
 
 from inspect_ai.model import (
+    ChatCompletionChoice,
     ChatMessage,
+    ChatMessageAssistant,
     GenerateConfig,
+    Logprob,
+    Logprobs,
     ModelAPI,
     ModelOutput,
     ModelUsage,
+    TopLogprob,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_plural.answer_format import declared_answer_format
+from inspect_plural.answer_format import (
+    JsonFormat,
+    NumberFormat,
+    ScoreLinesFormat,
+    TextFormat,
+    declared_answer_format,
+)
 
 __all__ = ["RandomModelAPI", "plural"]
 
@@ -47,7 +59,9 @@ class RandomModelAPI(ModelAPI):
         api_key: Unused.
         config: Generation config (ignored apart from being recorded).
         seed: Seed of the chance model (``-M seed=N``).
-        **model_args: Unused extra arguments.
+        **model_args: ``answer_tokens=N`` pads free-text and JSON answers with about N
+            tokens of prose, so token counts approach those of a real model's answers
+            (for cost measurement); other arguments are unused.
 
     """
 
@@ -66,6 +80,7 @@ class RandomModelAPI(ModelAPI):
                 f"unknown plural model {model_name!r}: the only one is 'plural/random'"
             )
         self.seed = int(seed)
+        self.answer_tokens = int(model_args.pop("answer_tokens", 0))
         self._seen: Counter[str] = Counter()
 
     def max_connections(self) -> int:
@@ -99,16 +114,55 @@ class RandomModelAPI(ModelAPI):
                 "declare their answer format (inspect_plural.answer_format); this prompt "
                 "declares none."
             )
-        content = answer_format.random_answer(self._rng(input, config.seed))
-        output = ModelOutput.from_content(model=self.model_name, content=content)
+        rng = self._rng(input, config.seed)
+        n = max(1, config.num_choices or 1)
+        choices = []
+        for _ in range(n):
+            logprobs = None
+            if config.logprobs and isinstance(answer_format, NumberFormat):
+                content, logprobs = _score_logprobs(answer_format, rng, config.top_logprobs)
+            else:
+                content = answer_format.random_answer(rng)
+                if self.answer_tokens and isinstance(
+                    answer_format, (JsonFormat, ScoreLinesFormat, TextFormat)
+                ):
+                    # prose before the structured part, about answer_tokens tokens long
+                    words = " ".join(["filler"] * max(1, self.answer_tokens * 4 // 7))
+                    content = f"Padding for token measurement: {words}.\n\n{content}"
+            choices.append(
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(content=content, model=self.model_name),
+                    stop_reason="stop",
+                    logprobs=logprobs,
+                )
+            )
+        output = ModelOutput(model=self.model_name, choices=choices)
         input_tokens = sum(_approx_tokens(m.text) for m in input)
-        output_tokens = _approx_tokens(content)
+        output_tokens = sum(_approx_tokens(c.message.text) for c in choices)
         output.usage = ModelUsage(
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             total_tokens=input_tokens + output_tokens,
         )
         return output
+
+
+def _score_logprobs(
+    answer_format: NumberFormat, rng: random.Random, top: int | None
+) -> tuple[str, Logprobs]:
+    """A random distribution over the score tokens, answered with its most likely one."""
+    tokens = [str(v) for v in range(answer_format.low, answer_format.high + 1)]
+    draws = [rng.gammavariate(1.0, 1.0) for _ in tokens]
+    total = sum(draws)
+    ranked = sorted(zip(tokens, (d / total for d in draws)), key=lambda tp: -tp[1])
+    ranked = ranked[: max(1, top or len(ranked))]
+    best, p_best = ranked[0]
+    logprob = Logprob(
+        token=best,
+        logprob=math.log(p_best),
+        top_logprobs=[TopLogprob(token=t, logprob=math.log(p)) for t, p in ranked],
+    )
+    return best, Logprobs(content=[logprob])
 
 
 @modelapi(name="plural")
