@@ -191,6 +191,8 @@ class RatedOutput(_Record):
         context: What the output should be judged against (a target summary, a story
             section), shown to evaluators.
         references: Reference outputs for reference-based metrics (ROUGE-L).
+        parts: Structured parts of the content (e.g. ``question`` and ``answer``) and
+            where it comes from (e.g. ``section_id``), when the dataset has them.
         ratings: Per dimension, rater id -> rating on the human scale; a rater who gave no
             usable rating for that dimension is absent.
         group: What the output belongs to, for per-group correlations (a review, a story).
@@ -203,6 +205,7 @@ class RatedOutput(_Record):
     content: str
     context: str | None = None
     references: list[str] = Field(default_factory=list)
+    parts: dict[str, str] = Field(default_factory=dict)
     ratings: dict[str, dict[str, float]] = Field(default_factory=dict)
     group: str | None = None
     system: str | None = None

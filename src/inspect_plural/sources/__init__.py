@@ -8,6 +8,14 @@ from inspect_plural.sources.dp import DP_FILE, load_dp
 from inspect_plural.sources.epic import EPIC_HF_REPO, EPIC_HF_REVISION, load_epic
 from inspect_plural.sources.md_agreement import MD_AGREEMENT_FILES, load_md_agreement
 from inspect_plural.sources.mhs import MHS_HF_REPO, MHS_HF_REVISION, load_mhs
+from inspect_plural.sources.mslr import (
+    MSLR_DIMENSIONS,
+    MSLR_REPO,
+    MSLR_REVISION,
+    MSLR_TASK_DESCRIPTION,
+    load_mslr,
+    sample_per_system,
+)
 from inspect_plural.sources.opinionqa import OPINIONQA_WAVES, load_opinionqa
 from inspect_plural.sources.personaeval import (
     PERSONAEVAL_HF_REPO,
@@ -15,6 +23,15 @@ from inspect_plural.sources.personaeval import (
     PERSONAEVAL_TRACKS,
     load_personaeval,
     read_personaeval_csv,
+)
+from inspect_plural.sources.storysparkqa import (
+    STORYSPARKQA_DIMENSIONS,
+    STORYSPARKQA_HF_REPO,
+    STORYSPARKQA_REVISION,
+    STORYSPARKQA_TASK_DESCRIPTION,
+    load_ratings,
+    load_storysparkqa,
+    load_storysparkqa_sections,
 )
 
 __all__ = [
@@ -46,4 +63,17 @@ __all__ = [
     "load_opinionqa",
     "load_personaeval",
     "read_personaeval_csv",
+    "MSLR_DIMENSIONS",
+    "MSLR_REPO",
+    "MSLR_REVISION",
+    "MSLR_TASK_DESCRIPTION",
+    "load_mslr",
+    "sample_per_system",
+    "STORYSPARKQA_DIMENSIONS",
+    "STORYSPARKQA_HF_REPO",
+    "STORYSPARKQA_REVISION",
+    "STORYSPARKQA_TASK_DESCRIPTION",
+    "load_ratings",
+    "load_storysparkqa",
+    "load_storysparkqa_sections",
 ]
