@@ -1,11 +1,13 @@
 """Per-sample scorers and corpus metrics."""
 
+from inspect_plural.scorers._agreement import AlphaResult, panel_alpha, units_alpha
 from inspect_plural.scorers._calibration import (
     brier,
     expected_calibration_error,
     gold_rank,
     top_k_correct,
 )
+from inspect_plural.scorers._correlation import CorrelationResult, correlations
 from inspect_plural.scorers._prf import grouped_report, prf_report, trait_report
 from inspect_plural.scorers.perspective import (
     PERSPECTIVE_PRESETS,
@@ -27,6 +29,15 @@ from inspect_plural.scorers.perspective import (
     text_macro_f1,
     trait_macro_f1,
     within_one,
+)
+from inspect_plural.scorers.ratings import (
+    group_alpha,
+    initial_correlations,
+    rating_correlations,
+    rating_cost,
+    rating_mean,
+    rating_metrics,
+    rating_scorer,
 )
 from inspect_plural.scorers.role import (
     ROLE_PRESETS,
@@ -82,4 +93,16 @@ __all__ = [
     "top1",
     "top2",
     "top_k_correct",
+    "AlphaResult",
+    "CorrelationResult",
+    "units_alpha",
+    "correlations",
+    "group_alpha",
+    "initial_correlations",
+    "panel_alpha",
+    "rating_correlations",
+    "rating_cost",
+    "rating_mean",
+    "rating_metrics",
+    "rating_scorer",
 ]
