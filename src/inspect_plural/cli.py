@@ -1,0 +1,204 @@
+"""The ``inspect-plural`` command: work that runs outside ``inspect eval``.
+
+Subcommands:
+
+- ``personas``: create MAJ-Eval stakeholder personas from documents, once, and save
+  them for ``-T personas=FILE``.
+
+Each subcommand is one ``_add_<name>`` function (its arguments) and one ``_run_<name>``
+function (what it does, returning the exit status); :data:`COMMANDS` lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+PROG = "inspect-plural"
+
+
+class CommandError(Exception):
+    """A user error reported as ``inspect-plural <command>: error: ...`` (exit status 2)."""
+
+
+def _model_arg(text: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as JSON when it parses (numbers, booleans)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    try:
+        parsed: Any = json.loads(value)
+    except ValueError:
+        parsed = value
+    return key.strip(), parsed
+
+
+# --- personas -------------------------------------------------------------------------
+
+
+def _add_personas(sub: Any) -> None:
+    from inspect_plural.stakeholders import DEFAULT_MAX_DOC_CHARS, PRESET_TASK_DESCRIPTIONS
+
+    parser = sub.add_parser(
+        "personas",
+        help="create stakeholder personas from documents (MAJ-Eval), once per task",
+        description=(
+            "Extract stakeholders and their perspectives from each document, group them, "
+            "and write one persona per perspective; save the persona file for "
+            "`inspect eval ... -T personas=FILE`. Results are cached on disk "
+            "($INSPECT_PLURAL_CACHE/personas, else ~/.cache/inspect_plural/personas)."
+        ),
+    )
+    parser.add_argument(
+        "documents", nargs="+", metavar="DOC", help="documents to read (.txt, .md; .pdf with pypdf)"
+    )
+    task = parser.add_mutually_exclusive_group(required=True)
+    task.add_argument("--task", dest="task_text", metavar="TEXT", help="the evaluation task")
+    task.add_argument("--task-file", metavar="FILE", help="a file holding the evaluation task")
+    task.add_argument(
+        "--preset",
+        choices=sorted(PRESET_TASK_DESCRIPTIONS),
+        help="use the task description shipped with this task",
+    )
+    parser.add_argument(
+        "--task-name",
+        metavar="NAME",
+        help="the task name recorded in the file (default: the preset, else 'custom')",
+    )
+    parser.add_argument("--model", required=True, help="model, e.g. openai/gpt-4.1")
+    parser.add_argument(
+        "-M",
+        dest="model_args",
+        action="append",
+        type=_model_arg,
+        default=[],
+        metavar="KEY=VALUE",
+        help="model argument (repeatable)",
+    )
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="persona file")
+    parser.add_argument(
+        "--max-doc-chars",
+        type=int,
+        default=DEFAULT_MAX_DOC_CHARS,
+        metavar="N",
+        help=f"split longer documents into parts of N characters (default {DEFAULT_MAX_DOC_CHARS})",
+    )
+    parser.add_argument("--prompts", metavar="DIR", help="folder of replacement prompt templates")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="create anew even if a cached result exists"
+    )
+
+
+def _task_description(args: argparse.Namespace) -> str:
+    from inspect_plural.stakeholders import PRESET_TASK_DESCRIPTIONS
+
+    if args.preset:
+        return PRESET_TASK_DESCRIPTIONS[args.preset]
+    if args.task_file:
+        path = Path(args.task_file)
+        if not path.is_file():
+            raise CommandError(f"{path}: task file not found")
+        text = path.read_text(encoding="utf-8").strip()
+    else:
+        text = str(args.task_text).strip()
+    if not text:
+        raise CommandError("the task description is empty")
+    return text
+
+
+def _run_personas(args: argparse.Namespace) -> int:
+    from inspect_ai.model import get_model
+
+    from inspect_plural.stakeholders import (
+        PersonaCreationError,
+        make_personas,
+        read_documents,
+    )
+
+    description = _task_description(args)
+    if args.max_doc_chars < 1:
+        raise CommandError("--max-doc-chars must be positive")
+    try:
+        documents = read_documents(args.documents)
+    except (OSError, ValueError) as ex:
+        raise CommandError(str(ex)) from ex
+    try:
+        model = get_model(args.model, **dict(args.model_args))
+    except Exception as ex:  # an unknown provider, a missing package or API key
+        raise CommandError(f"cannot use model {args.model!r}: {ex}") from ex
+    try:
+        persona_set, hit = make_personas(
+            documents,
+            description,
+            task=args.task_name or args.preset or "custom",
+            model=model,
+            prompts=args.prompts,
+            max_doc_chars=args.max_doc_chars,
+            cache=not args.no_cache,
+        )
+    except PersonaCreationError as ex:
+        raise CommandError(str(ex)) from ex
+    path = persona_set.save(args.output)
+    usage = persona_set.usage
+    print(persona_set.summary())
+    for note in persona_set.notes:
+        print(f"note: {note}")
+    if hit:
+        print(
+            f"from cache: 0 calls now (creating it took {usage.calls} calls, "
+            f"{usage.total_tokens} tokens)"
+        )
+    else:
+        print(
+            f"{usage.calls} calls, {usage.input_tokens} input + {usage.output_tokens} output tokens"
+        )
+    print(f"wrote {path}: {len(persona_set.groups)} groups, {len(persona_set.personas)} personas")
+    return 0
+
+
+# --- the command ----------------------------------------------------------------------
+
+COMMANDS: dict[str, tuple[Callable[[Any], None], Callable[[argparse.Namespace], int]]] = {
+    "personas": (_add_personas, _run_personas),
+}
+"""Subcommand name → (add its arguments, run it)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="inspect_plural tools that run outside `inspect eval`."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add, _ in COMMANDS.values():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``inspect-plural``.
+
+    Args:
+        argv: The arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status (0 on success, 2 on a usage error).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _, run = COMMANDS[args.command]
+    try:
+        return run(args)
+    except CommandError as ex:
+        print(f"{PROG} {args.command}: error: {ex}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
