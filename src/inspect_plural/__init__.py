@@ -29,17 +29,21 @@ from inspect_plural.records import (
     RoleSampleMetadata,
     SampleMetadata,
 )
-from inspect_plural.scorers import annotator_scorer, role_scorer
+from inspect_plural.scorers import annotator_scorer, rating_scorer, role_scorer
 from inspect_plural.solvers import (
     CharacterPanel,
     MovieCharacter,
     annotator_majority,
+    chateval,
     cinemetric,
+    geval,
     item_majority,
     llm_judge,
+    maj_eval,
     personalized_judge,
     retrieval_examples,
     role_identification,
+    rouge_l,
     trait_ensemble,
 )
 from inspect_plural.sources import AnnotatedCorpus
@@ -51,11 +55,14 @@ from inspect_plural.tasks import (
     epic,
     md_agreement,
     mhs,
+    mslr_cochrane,
     opinionqa,
     personaeval_drama,
     personaeval_expertise,
     personaeval_literary,
     perspective_task,
+    rating_task,
+    storysparkqa,
 )
 
 __version__ = "0.1.0"
@@ -92,6 +99,14 @@ __all__ = [
     "SampleMetadata",
     "__version__",
     "annotator_majority",
+    "rating_scorer",
+    "rating_task",
+    "storysparkqa",
+    "mslr_cochrane",
+    "rouge_l",
+    "maj_eval",
+    "geval",
+    "chateval",
     "annotator_scorer",
     "brexit",
     "cinemetric",

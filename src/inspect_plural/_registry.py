@@ -10,6 +10,8 @@ from inspect_plural.scorers import (
     brier_score,
     ece,
     failed_answers,
+    group_alpha,
+    initial_correlations,
     macro_f1,
     mae,
     mean_rank,
@@ -19,6 +21,10 @@ from inspect_plural.scorers import (
     prf_global,
     prf_text,
     prf_trait,
+    rating_correlations,
+    rating_cost,
+    rating_mean,
+    rating_scorer,
     role_scorer,
     text_macro_f1,
     top1,
@@ -28,12 +34,16 @@ from inspect_plural.scorers import (
 )
 from inspect_plural.solvers import (
     annotator_majority,
+    chateval,
     cinemetric,
+    geval,
     item_majority,
     llm_judge,
+    maj_eval,
     personalized_judge,
     retrieval_examples,
     role_identification,
+    rouge_l,
     trait_ensemble,
 )
 from inspect_plural.tasks import (
@@ -43,8 +53,10 @@ from inspect_plural.tasks import (
     epic,
     md_agreement,
     mhs,
+    mslr_cochrane,
     opinionqa,
     personaeval_drama,
     personaeval_expertise,
     personaeval_literary,
+    storysparkqa,
 )

@@ -21,6 +21,7 @@ class ModelAnswer(BaseModel):
         renormalised: True when the probabilities did not sum to 1 and were rescaled.
         persona: Who answered, for panels and ensembles (a movie character, a trait).
         aspect: The aspect of that persona the answer says it used, when asked for.
+        scores: The parsed score per dimension, for rating answers.
 
     """
 
@@ -32,6 +33,7 @@ class ModelAnswer(BaseModel):
     renormalised: bool = False
     persona: str | None = None
     aspect: str | None = None
+    scores: dict[str, float] | None = None
 
 
 class PanelScores(BaseModel):

@@ -1,5 +1,6 @@
 """Inspect tasks, one module per task family."""
 
+from inspect_plural.tasks._panels import RATING_METHODS, rated_record_to_sample, rating_task
 from inspect_plural.tasks._perspective import (
     COMMON_OPTIONS,
     METHODS,
@@ -7,6 +8,7 @@ from inspect_plural.tasks._perspective import (
     perspective_task,
 )
 from inspect_plural.tasks._perspective import record_to_sample as perspective_record_to_sample
+from inspect_plural.tasks.panels import mslr_cochrane, storysparkqa
 from inspect_plural.tasks.personaeval import (
     personaeval_drama,
     personaeval_expertise,
@@ -25,6 +27,11 @@ from inspect_plural.tasks.perspective import (
 )
 
 __all__ = [
+    "RATING_METHODS",
+    "mslr_cochrane",
+    "rated_record_to_sample",
+    "rating_task",
+    "storysparkqa",
     "COMMON_OPTIONS",
     "METHODS",
     "brexit",

@@ -12,7 +12,7 @@ import inspect
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,7 @@ from inspect_plural.splits import (
     cinemetric_split,
     perseval_split,
 )
+from inspect_plural.tasks._options import MethodOption, as_bool, option_value
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -77,15 +78,6 @@ METHODS: dict[str, Callable[..., Solver]] = {
 
 NEEDS_TRAITS = ("personalized_judge",)
 """Methods that show the annotator's traits, so need ``named=true``."""
-
-
-class MethodOption(NamedTuple):
-    """A task option that configures one method (``-T name=value``)."""
-
-    method: str
-    parameter: str
-    default: Any
-    kind: type
 
 
 METHOD_OPTIONS: dict[str, MethodOption] = {
@@ -293,18 +285,6 @@ def build_samples(
     return samples
 
 
-def _as_bool(name: str, value: Any) -> bool:
-    """A boolean option, given as a bool or as the strings true/false/yes/no/1/0."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1"):
-        return True
-    if text in ("false", "no", "0"):
-        return False
-    raise ValueError(f"option {name} must be true or false, not {value!r}")
-
-
 def _split(
     corpus: AnnotatedCorpus,
     split: SplitProtocol,
@@ -325,22 +305,10 @@ def _split(
             corpus,
             seed=seed,
             adaptation=options["adaptation"],
-            extended=_as_bool("extended", options["extended"]),
+            extended=as_bool("extended", options["extended"]),
             text_split=text_split,
         )
     raise ValueError(f"unknown split {split!r}; one of ['cinemetric', 'perseval']")
-
-
-def _option_value(option: str, spec: MethodOption, value: Any) -> Any:
-    """A method option's value as its type, with an error that names the option."""
-    if spec.kind is bool:
-        return _as_bool(option, value)
-    try:
-        return spec.kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"option {option} must be of type {spec.kind.__name__}, not {value!r}"
-        ) from None
 
 
 def _trait_values(corpus: AnnotatedCorpus) -> list[list[str]]:
@@ -364,7 +332,7 @@ def _method(
     accepted = inspect.signature(factory).parameters
     shared = {
         "seed": seed,
-        "reasoning": _as_bool("reasoning", opts["reasoning"]),
+        "reasoning": as_bool("reasoning", opts["reasoning"]),
         "prompts": opts["prompts"],
         "temperature": float(opts["temperature"]),
         "answer_format": opts["answer_format"],
@@ -375,7 +343,7 @@ def _method(
             raise ValueError(f"option {option} configures method {spec.method}, not {name}")
         if spec.method == name:
             value = opts.get(option, spec.default)
-            kwargs[spec.parameter] = _option_value(option, spec, value)
+            kwargs[spec.parameter] = option_value(option, spec, value)
     if name == "trait_ensemble" and kwargs.get("trait_scope") == "all":
         kwargs["trait_values"] = _trait_values(corpus)
     return factory(**kwargs)
@@ -387,7 +355,7 @@ def _method_options(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     for option in sorted(given & set(METHOD_OPTIONS)):
         spec = METHOD_OPTIONS[option]
         value = opts[option]
-        parsed[option] = _option_value(option, spec, value)
+        parsed[option] = option_value(option, spec, value)
     return parsed
 
 
@@ -405,7 +373,7 @@ def _check_method(
             "(or trait_scope=all, the official code's every-trait-for-everyone variant)"
         )
     if name in ("retrieval_examples", "cinemetric") and split.examples.empty:
-        uses_examples = name == "retrieval_examples" or _as_bool(
+        uses_examples = name == "retrieval_examples" or as_bool(
             "training_examples", opts.get("training_examples", True)
         )
         if uses_examples and not (name == "cinemetric" and named):
@@ -417,7 +385,7 @@ def _check_method(
     if (
         name == "cinemetric"
         and not named
-        and not _as_bool("training_examples", opts.get("training_examples", True))
+        and not as_bool("training_examples", opts.get("training_examples", True))
     ):
         raise ValueError(
             "cinemetric with training_examples=false selects characters from traits "
@@ -464,7 +432,7 @@ def perspective_task(
     opts: dict[str, Any] = {**COMMON_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
     split_name: SplitProtocol = opts["split"] or default_split
     has_traits = bool(corpus.trait_dimensions)
-    named = has_traits if opts["named"] is None else _as_bool("named", opts["named"])
+    named = has_traits if opts["named"] is None else as_bool("named", opts["named"])
     if named and not has_traits:
         raise ValueError(f"{corpus.name} has no annotator traits: it can only run named=false")
     adaptation: Adaptation = opts["adaptation"]
