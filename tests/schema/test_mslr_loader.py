@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import importlib.util
 import random
 import shutil
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,7 @@ from inspect_plural.sources.mslr import (
     facet_agreement,
     git_blob_sha1,
     load_mslr,
+    mslr_demo_files,
     mslr_files,
     overall_score,
     parse_facet,
@@ -32,16 +35,24 @@ MSLR_DIR = SHARED_DATA / "mslr_cochrane"
 SYSTEMS = ["8FWF5T", "AQ85CE", "JB6Z8F", "PX7SGV", "SPNXTA", "VNCH8M"]
 DIMS = ["overall", "fluency", "pio_consistency", "effect_direction", "evidence_strength"]
 
-pytestmark = pytest.mark.skipif(not MSLR_DIR.is_dir(), reason="shared MSLR data not available")
+# the real sheets are needed only by the tests that use them (the demo tests run without)
+needs_shared = pytest.mark.skipif(not MSLR_DIR.is_dir(), reason="shared MSLR data not available")
+
+
+def _require_shared() -> None:
+    if not MSLR_DIR.is_dir():
+        pytest.skip("shared MSLR data not available")
 
 
 @pytest.fixture(scope="module")
 def outputs() -> list[RatedOutput]:
+    _require_shared()
     return load_mslr(MSLR_DIR)
 
 
 @pytest.fixture(scope="module")
 def official() -> list[RatedOutput]:
+    _require_shared()
     return load_mslr(MSLR_DIR, other="official")
 
 
@@ -204,6 +215,7 @@ def test_pio_na_zero_lowers_pio(outputs: list[RatedOutput]) -> None:
     assert sum(_gold(zero, "pio_consistency")) < sum(_gold(outputs, "pio_consistency"))
 
 
+@needs_shared
 def test_shared_files_match_pinned_blobs() -> None:
     paths, origin = mslr_files(MSLR_DIR)
     assert set(paths) == {"A1", "A2"}
@@ -212,6 +224,7 @@ def test_shared_files_match_pinned_blobs() -> None:
     assert "local" in origin
 
 
+@needs_shared
 def test_repo_layout_is_accepted(tmp_path: Path) -> None:
     for rater, (repo_path, _) in MSLR_FILES.items():
         target = tmp_path / repo_path
@@ -245,7 +258,8 @@ def test_wrong_file_is_refused(tmp_path: Path) -> None:
 
 
 def _write_sheet(path: Path, rows: list[list[str]]) -> None:
-    header = (MSLR_DIR / "annotations" / "cochrane_facets_A1.tsv").read_text().split("\n")[0]
+    # the demo sheet has the official header (checked against the real one in test_demo_*)
+    header = mslr_demo_files()["A1"].read_text(encoding="utf-8").split("\n")[0]
     lines = [header, *("\t".join(r) for r in rows)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -348,6 +362,7 @@ def _fake_download(content: dict[str, bytes]) -> Callable[..., Path]:
     return download
 
 
+@needs_shared
 def test_download_is_checked_against_the_blob_sha(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -383,3 +398,140 @@ def test_texts_must_agree_between_sheets(tmp_path: Path) -> None:
     _write_sheet(second, [_fixture_row("AAAAAA", "CD1")])
     (both,) = read_mslr({"A1": first, "A2": second})
     assert set(both.raw) == {"A1", "A2"} and both.ratings["fluency"] == {"A1": 2.0, "A2": 2.0}
+
+
+# --- the demo sheets --------------------------------------------------------------------
+
+DEMO_SYSTEMS = ["24CT93", "AF3A9Z", "EZ8G05", "JGTKXG", "X80QJW", "YQ86TD"]
+DEMO_REVIEWS = ["CD9000001", "CD9000002", "CD9000003", "CD9000004"]
+
+
+@pytest.fixture(scope="module")
+def demo() -> list[RatedOutput]:
+    return load_mslr(demo=True)
+
+
+def test_demo_loads(demo: list[RatedOutput]) -> None:
+    assert len(demo) == 24
+    assert Counter(o.system for o in demo) == {s: 4 for s in DEMO_SYSTEMS}
+    assert {o.group for o in demo} == set(DEMO_REVIEWS)
+    assert [o.id for o in demo] == sorted(o.id for o in demo)
+    assert all(o.ratings for o in demo)
+    assert all(o.content.startswith("[demo]") for o in demo)
+    assert all((o.context or "").startswith("[demo]") for o in demo)
+    assert all(o.references == [o.context] for o in demo)
+    assert sum("\n" in o.content for o in demo) == 1  # a quoted multi-line cell
+    both = sorted(o.id for o in demo if len(o.raw) == 2)
+    assert len(both) == 4
+    assert Counter(len(o.raw) for o in demo) == {1: 20, 2: 4}
+    assert Counter(r for o in demo for r in o.raw) == {"A1": 13, "A2": 15}
+
+
+def test_demo_gold_in_range(demo: list[RatedOutput]) -> None:
+    scales = {d.name: (d.low, d.high) for d in MSLR_DIMENSIONS}
+    counts = Counter(d for o in demo for d in o.gold())
+    assert counts == {
+        "overall": 24,
+        "fluency": 24,
+        "pio_consistency": 24,
+        "effect_direction": 23,
+        "evidence_strength": 22,
+    }
+    for output in demo:
+        assert list(output.ratings) == [d for d in DIMS if d in output.ratings]
+        for dim, value in output.gold().items():
+            low, high = scales[dim]
+            assert low <= value <= high, (output.id, dim, value)
+    # the both-rater summaries include one where the annotators disagree
+    assert 0.5 in _gold(demo, "effect_direction")
+    for dim in DIMS:  # every dimension varies, so correlations are defined
+        assert len(set(_gold(demo, dim))) > 1
+
+
+def test_demo_exercises_every_answer_shape(demo: list[RatedOutput]) -> None:
+    parsed = Counter(
+        (facet, type(answer).__name__ if isinstance(answer, int) else str(answer))
+        for o in demo
+        for answers in o.raw.values()
+        for facet in MSLR_FACETS
+        for answer in [parse_facet(answers[facet])]
+    )
+    for facet in ("population", "intervention", "ed_generated", "strength_target"):
+        assert parsed[(facet, "other")] >= 1, facet
+    for facet in ("outcome", "ed_target", "ed_generated"):
+        assert parsed[(facet, "na")] >= 1, facet
+    assert parsed[("strength_generated", "na")] >= 2 and parsed[("strength_target", "na")] == 1
+    assert sum(n for (_, kind), n in parsed.items() if kind == "None") == 1
+    assert all(parsed[(facet, "int")] >= 3 for facet in MSLR_FACETS)
+    texts = [answers[f] for o in demo for answers in o.raw.values() for f in MSLR_FACETS]
+    assert any(t.startswith("(+1)") for t in texts) and any(t.startswith("(-1)") for t in texts)
+    # the real quirk: a strength answer holding the effect-direction N/A text
+    assert any(
+        a["strength_generated"].startswith("N/A: no effect direction")
+        for o in demo
+        for a in o.raw.values()
+    )
+    comments = [a for o in demo for a in o.raw.values() if "pio_comment" in a]
+    assert comments and all(a["pio_comment"].startswith("[demo]") for a in comments)
+
+
+def test_demo_options_change_what_the_spec_says(demo: list[RatedOutput]) -> None:
+    official_demo = load_mslr(demo=True, other="official")
+    assert _differing_rows(demo, official_demo, "effect_direction") >= 1
+    assert _differing_rows(demo, official_demo, "evidence_strength") >= 1
+    assert _differing_rows(demo, official_demo, "fluency") == 0
+    zero = load_mslr(demo=True, pio_na="zero")
+    assert sum(_gold(zero, "pio_consistency")) < sum(_gold(demo, "pio_consistency"))
+
+
+def test_demo_and_data_dir_conflict(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not both"):
+        load_mslr(tmp_path, demo=True)
+
+
+def test_demo_files_are_packaged_and_reproducible(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = mslr_demo_files()
+    assert set(paths) == {"A1", "A2"}
+    assert all(p.parent.name == "mslr_cochrane" for p in paths.values())
+    repo = Path(__file__).resolve().parents[2]
+    script = repo / "tools" / "make_demo_mslr.py"
+    if not script.is_file():
+        pytest.skip("not a source checkout")
+    spec = importlib.util.spec_from_file_location("make_demo_mslr", script)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look the module up
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "OUT_DIR", tmp_path)
+    monkeypatch.setattr(module, "REPO_ROOT", tmp_path)
+    module.main()
+    for rater, path in paths.items():
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), rater
+
+
+@needs_shared
+def test_demo_header_is_the_official_one() -> None:
+    for rater, path in mslr_demo_files().items():
+        real = MSLR_DIR / "annotations" / f"cochrane_facets_{rater}.tsv"
+        assert path.read_bytes().split(b"\r\n")[0] == real.read_bytes().split(b"\r\n")[0]
+
+
+def test_demo_task_builds() -> None:
+    from inspect_plural.tasks.panels import mslr_cochrane
+
+    task = mslr_cochrane(demo=True)
+    assert len(task.dataset) == 24
+    assert task.metadata and task.metadata["demo"] is True
+    assert task.metadata["data_source"] == "demo"
+    assert task.dataset.name == "mslr_cochrane_demo"
+    sampled = mslr_cochrane(demo=True, sample_per_system=2)
+    assert len(sampled.dataset) == 12
+    ids = [str(s.id) for s in sampled.dataset]
+    assert Counter(i.split("/")[0] for i in ids) == {s: 2 for s in DEMO_SYSTEMS}
+    assert ids == [str(s.id) for s in mslr_cochrane(demo=True, sample_per_system=2).dataset]
+    with pytest.raises(ValueError, match="fewer than 5"):
+        mslr_cochrane(demo=True, sample_per_system=5)
+    with pytest.raises(ValueError, match="not both"):
+        mslr_cochrane(demo=True, data_dir="somewhere")

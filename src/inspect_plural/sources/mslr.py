@@ -25,6 +25,10 @@ Dimensions, per annotator (then the gold value is the mean over annotators):
 - ``overall``: the mean of the available ones of fluency/2, pio_consistency/2,
   effect_direction and evidence_strength (0-1).
 
+``demo=True`` reads the demo sheets written for this package (``demo/mslr_cochrane/``, made
+by ``tools/make_demo_mslr.py``): the official layout with 24 invented summaries (6 invented
+systems x 4 invented reviews, 4 rated by both annotators), every text labelled ``[demo]``.
+
 Quirks handled: most generated-summary ``N/A`` effect answers use the *target* wording,
 and one strength answer holds the effect-direction ``N/A`` text; both read as ``N/A``.
 """
@@ -37,6 +41,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Literal, TypeAlias
 from urllib.parse import quote
@@ -62,6 +67,7 @@ __all__ = [
     "facet_agreement",
     "git_blob_sha1",
     "load_mslr",
+    "mslr_demo_files",
     "mslr_files",
     "overall_score",
     "parse_facet",
@@ -102,6 +108,9 @@ LOCAL_SUBDIR = "mslr_cochrane"
 
 SHARED_NAME = "annotations/cochrane_facets_{rater}.tsv"
 """The sheet's path in the layout without spaces (also used for the download cache)."""
+
+DEMO_PACKAGE_DIR = "demo/mslr_cochrane"
+"""Package folder of the demo sheets (``cochrane_facets_{A1,A2}.tsv``)."""
 
 MSLR_FACETS = (
     "fluency",
@@ -410,7 +419,8 @@ def _missing(searched: Sequence[Path]) -> str:
         f"MSLR-Cochrane needs the two annotation sheets of {MSLR_REPO} (Apache-2.0) at commit "
         f"{MSLR_REVISION}: {urls}. Save them as {files} (or keep the repository's "
         f"data/Annotations/ names) under {data_root() / LOCAL_SUBDIR}/, or pass "
-        f"-T data_dir=FOLDER; or run with network access to download them automatically. "
+        f"-T data_dir=FOLDER; or run with network access to download them automatically; "
+        f"or try the offline demo with -T demo=true. "
         f"Searched: {', '.join(str(p) for p in searched)}."
     )
 
@@ -478,6 +488,28 @@ def mslr_files(data_dir: str | Path | None = None) -> tuple[dict[str, Path], str
         paths[rater], kind = _download(rater, searched)
         origins.append(f"{rater}: {kind} (blob {MSLR_FILES[rater][1][:12]})")
     return paths, "; ".join(origins)
+
+
+def mslr_demo_files() -> dict[str, Path]:
+    """The demo sheets written for this package, in the official layout (invented texts).
+
+    Returns:
+        Annotator -> path of ``demo/mslr_cochrane/cochrane_facets_{A1,A2}.tsv``.
+
+    Raises:
+        DataNotFoundError: A demo sheet is missing from the installed package.
+
+    """
+    folder = resources.files("inspect_plural").joinpath(DEMO_PACKAGE_DIR)
+    paths: dict[str, Path] = {}
+    for rater in MSLR_RATERS:
+        path = Path(str(folder.joinpath(f"cochrane_facets_{rater}.tsv")))
+        if not path.is_file():
+            raise DataNotFoundError(
+                f"the MSLR-Cochrane demo sheet {path} is missing from the package"
+            )
+        paths[rater] = path
+    return paths
 
 
 def _read_sheet(path: Path) -> pd.DataFrame:
@@ -629,6 +661,7 @@ def load_mslr(
     data_dir: str | Path | None = None,
     other: OtherRule = "missing",
     pio_na: PioNa = "exclude",
+    demo: bool = False,
 ) -> list[RatedOutput]:
     """Load the MSLR-Cochrane human annotations: 600 generated summaries of 6 systems.
 
@@ -639,6 +672,8 @@ def load_mslr(
             dimension missing; ``official``: the repository's rule (0 against an answer).
         pio_na: ``exclude`` (default): a PIO ``N/A`` is left out of the mean; ``zero``:
             it counts as 0.
+        demo: Read the demo sheets written for this package instead (24 invented
+            summaries, see :func:`mslr_demo_files`); read exactly as the real sheets.
 
     Returns:
         One output per (system, review), sorted by id. Content is the generated summary,
@@ -647,10 +682,15 @@ def load_mslr(
 
     Raises:
         DataNotFoundError: The sheets cannot be found or downloaded.
-        ValueError: A file is not an MSLR Cochrane annotation sheet.
+        ValueError: A file is not an MSLR Cochrane annotation sheet, or both ``demo`` and
+            ``data_dir`` are given.
         DataRowError: A malformed row.
 
     """
+    if demo and data_dir:
+        raise ValueError("pass either data_dir or demo=true, not both")
+    if demo:
+        return read_mslr(mslr_demo_files(), other=other, pio_na=pio_na)
     paths, _ = mslr_files(data_dir)
     return read_mslr(paths, other=other, pio_na=pio_na)
 

@@ -36,6 +36,7 @@ DEFAULT_SEED = 42
 @task
 def mslr_cochrane(
     data_dir: str | None = None,
+    demo: bool = False,
     sample_per_system: int | None = None,
     mslr_other: Literal["missing", "official"] = "missing",
     pio_na: Literal["exclude", "zero"] = "exclude",
@@ -53,8 +54,11 @@ def mslr_cochrane(
     Args:
         data_dir: Folder with the annotation TSVs (default: ``data/mslr_cochrane``, else
             the pinned GitHub download).
+        demo: Use the demo sheets written for this package (official layout, 24 invented
+            summaries of 6 invented systems on 4 invented reviews, labelled ``[demo]``);
+            runs offline. Not with ``data_dir``.
         sample_per_system: Sample this many rated summaries per system (seeded); 17 gives
-            the paper's 102-summary design. None: all 600.
+            the paper's 102-summary design (the demo has 4 per system). None: all 600.
         mslr_other: ``missing`` (default): an "Other" effect-direction or strength answer
             leaves that dimension unrated; ``official``: it counts as disagreement, as
             the dataset's own script does.
@@ -63,7 +67,7 @@ def mslr_cochrane(
         seed: Seed of the subset and of every generation.
         **options: Options shared by rating tasks (module docstring).
     """
-    outputs = load_mslr(data_dir=data_dir, other=mslr_other, pio_na=pio_na)
+    outputs = load_mslr(data_dir=data_dir, other=mslr_other, pio_na=pio_na, demo=demo)
     if sample_per_system is not None:
         outputs = subset_per_system(outputs, int(sample_per_system), seed)
     return rating_task(
@@ -73,7 +77,8 @@ def mslr_cochrane(
         task_description=MSLR_TASK_DESCRIPTION,
         content_label="generated summary",
         context_label="target summary",
-        data_source=str(data_dir or "data/mslr_cochrane"),
+        demo=demo,
+        data_source="demo" if demo else str(data_dir or "data/mslr_cochrane"),
         seed=seed,
         task_metadata={
             "sample_per_system": sample_per_system,
