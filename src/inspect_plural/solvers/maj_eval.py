@@ -120,7 +120,9 @@ class Evaluation(BaseModel):
         error: What failed to parse.
         feedback: The text of the answer.
         source: For final evaluations: ``done`` (said NO MORE COMMENTS), ``last_turn``,
-            ``initial`` (never spoke successfully in the debate), ``closing_call``.
+            ``initial`` (never spoke successfully in the debate), ``closing_call``. With
+            ``done`` and ``closing_call``, a dimension the answer did not give keeps the
+            persona's last parsed score.
 
     """
 
@@ -450,7 +452,12 @@ class _Group:
                 break
         for name in active:
             if self.closing_call:
-                final[name] = await self._closing(by_name[name])
+                closing = await self._closing(by_name[name])
+                # a dimension the closing answer does not give keeps the persona's last
+                # parsed score (as for "done"); parse_ok and error still show the failure
+                final[name] = closing.model_copy(
+                    update={"scores": {**latest.get(name, {}), **closing.scores}}
+                )
             else:
                 source = "last_turn" if name in spoke_ok else "initial"
                 final[name] = Evaluation(
@@ -640,7 +647,9 @@ def maj_eval(
             metadata.dimensions,
             mean_scores([d.scores for d in debates], names),
             model_calls=creation_calls + sum(d.model_calls for d in debates),
-            tokens=sum(d.tokens for d in debates),
+            # the sample that created the personas also carries their tokens, as its calls
+            tokens=(loaded.usage.total_tokens if creation_calls else 0)
+            + sum(d.tokens for d in debates),
             panels=panels,
             initial_scores=mean_scores([d.initial_scores for d in debates], names),
             rationale=synthesis,
