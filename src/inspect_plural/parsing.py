@@ -28,7 +28,9 @@ __all__ = [
     "extract_json_object",
     "match_label",
     "match_option",
+    "PLOT_CHOICES",
     "parse_characters",
+    "parse_choice",
     "parse_distribution",
     "parse_label",
     "parse_verdict",
@@ -463,6 +465,47 @@ def parse_verdict(text: str) -> LabelParse:
         if words[i] == "valid":
             return LabelParse(ok=True, label="VALID")
     return LabelParse(ok=False, error="no VALID/INVALID verdict in the answer")
+
+
+PLOT_CHOICES = ("Plot A", "Plot B", "N/A")
+"""The answers of a pairwise plot comparison (PERSE): a plot, or no preference."""
+
+_BARE_CHOICE = re.compile(
+    r"^[\s*_`\"'(\[]*(?:plot|story|option)?\s*([ab])[\s*_`\"')\].]*$", re.IGNORECASE
+)
+_NO_PREFERENCE = re.compile(r"^[\s*_`\"']*(n/?a|none|neither|no preference)[\s*_`\"'.]*$", re.I)
+
+
+def parse_choice(text: str) -> LabelParse:
+    """Parse the preferred plot of a pairwise comparison: ``Plot A``, ``Plot B`` or ``N/A``.
+
+    A structured or ``Answer:`` choice first (:func:`parse_label`, so
+    ``{"Choice": "Plot A",}`` with its trailing comma parses); a value or a whole answer
+    that is just ``A``, ``(b)`` or ``Story B`` counts as that plot; ``N/A``, ``none``,
+    ``neither`` and ``no preference`` give ``N/A``.
+
+    Args:
+        text: The model output.
+
+    Returns:
+        The parse result with a label of :data:`PLOT_CHOICES`.
+    """
+    text = unicodedata.normalize("NFKC", text or "")
+    parsed = parse_label(text, list(PLOT_CHOICES))
+    if parsed.ok:
+        return parsed
+    candidates = [*_answer_lines(text)[-1:], text]
+    obj = extract_json_object(text)
+    if obj is not None:
+        lowered = {str(k).strip().casefold(): v for k, v in obj.items()}
+        candidates = [str(lowered[k]) for k in LABEL_KEYS if k in lowered] or candidates
+    for candidate in candidates:
+        bare = _BARE_CHOICE.match(candidate)
+        if bare:
+            return LabelParse(ok=True, label=f"Plot {bare.group(1).upper()}")
+        if _NO_PREFERENCE.match(candidate):
+            return LabelParse(ok=True, label="N/A")
+    return parsed
 
 
 @dataclass

@@ -22,6 +22,9 @@ class ModelAnswer(BaseModel):
         persona: Who answered, for panels and ensembles (a movie character, a trait).
         aspect: The aspect of that persona the answer says it used, when asked for.
         scores: The parsed score per dimension, for rating answers.
+        review: The review written with the answer (review-enhanced evaluation).
+        order: The presentation order the answer was given under (``AB`` or ``BA``),
+            for pairwise answers asked in both orders.
 
     """
 
@@ -34,6 +37,8 @@ class ModelAnswer(BaseModel):
     persona: str | None = None
     aspect: str | None = None
     scores: dict[str, float] | None = None
+    review: str | None = None
+    order: str | None = None
 
 
 class PanelScores(BaseModel):
@@ -121,3 +126,4 @@ class Prediction(StoredRecord):
     tokens: int = Field(default=0)
     panels: dict[str, PanelScores] = Field(default_factory=dict)
     initial_scores: dict[str, float] = Field(default_factory=dict)
+    flags: list[str] = Field(default_factory=list)

@@ -20,8 +20,10 @@ from inspect_plural.records import RatingDimension
 
 __all__ = [
     "DONE_MARKER",
+    "ReviewParse",
     "ScoresParse",
     "parse_bare_score",
+    "parse_review",
     "parse_score_lines",
     "parse_scores",
     "says_done",
@@ -225,3 +227,93 @@ def parse_bare_score(text: str, low: float = 1, high: float = 5) -> float | None
         return None
     value = float(match.group(1))
     return value if low <= value <= high else None
+
+
+@dataclass
+class ReviewParse:
+    """Result of :func:`parse_review`.
+
+    Attributes:
+        ok: Whether a score in range was found.
+        score: The score (None on failure).
+        review: The review text, when the answer has one.
+        error: Why parsing failed.
+
+    """
+
+    ok: bool
+    score: float | None = None
+    review: str | None = None
+    error: str | None = None
+
+
+_REVIEW_KEYS = ("review", "reviewtext", "text")
+_BRACKET_SCORE = re.compile(r"\[\s*score\s*\]\s*[:=]?\s*\**\s*([+-]?\d+(?:\.\d+)?)", re.I)
+_BRACKET_REVIEW = re.compile(
+    r"\[\s*review\s*\]\s*[:=]?\s*(.*?)\s*(?=\[\s*score\s*\]|$)", re.I | re.S
+)
+_LINE_SCORE = re.compile(r"^[\s>*#_`-]*score[\s*_`]*[:=][\s*_`]*([+-]?\d+(?:\.\d+)?)", re.I | re.M)
+_LINE_REVIEW = re.compile(r"^[\s>*#_`-]*review[\s*_`]*[:=][\s*_`]*(.+)$", re.I | re.M)
+_KEY_OPENING = re.compile(r"""^\s*["']?(review|score)["']?\s*:""", re.I)
+
+
+def _review_object(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """The object holding ``score`` (the answer itself or one nested object)."""
+    lowered = {re.sub(r"[^a-z]", "", str(k).lower()): v for k, v in obj.items()}
+    if "score" in lowered:
+        return lowered
+    for value in obj.values():
+        if isinstance(value, dict):
+            found = _review_object(value)
+            if found is not None:
+                return found
+    return None
+
+
+def _checked_review(raw: Any, review: Any, low: float, high: float, written: str) -> ReviewParse:
+    text = review.strip() if isinstance(review, str) and review.strip() else None
+    value = _value(raw)
+    if value is None:
+        return ReviewParse(ok=False, review=text, error=f"score {written!r:.40} is not a number")
+    if not low <= value <= high:
+        return ReviewParse(ok=False, review=text, error=f"score {value:g} outside {low:g}-{high:g}")
+    return ReviewParse(ok=True, score=value, review=text)
+
+
+def parse_review(text: str, low: float = 1, high: float = 10) -> ReviewParse:
+    """A review and its score (PERSE's review-enhanced answer).
+
+    Accepts, in order: the last JSON object with a ``score`` key (any case, fenced or
+    bare, trailing commas and other slips repaired, nested one level deep), also when
+    the braces are missing (``"Review": "...", "Score": 7``); then ``[Review] ...
+    [Score] 7`` (the paper's figure format); then ``Review: ...`` / ``Score: 7`` lines.
+    Scores may be ``7``, ``"7"``, ``"7/10"`` or ``7.5``; out of range is a failure.
+
+    Args:
+        text: The model output.
+        low: Lowest allowed score.
+        high: Highest allowed score.
+
+    Returns:
+        The parse; never raises on model text.
+    """
+    text = text or ""
+    obj = extract_json_object(text)
+    if obj is None and _KEY_OPENING.match(text):
+        obj = extract_json_object("{" + text.strip().rstrip(",") + "}")
+    if obj is not None:
+        holder = _review_object(obj)
+        if holder is not None:
+            review = next((holder[k] for k in _REVIEW_KEYS if k in holder), None)
+            return _checked_review(holder["score"], review, low, high, str(holder["score"]))
+    bracket = _BRACKET_SCORE.findall(text)
+    if bracket:
+        reviews = _BRACKET_REVIEW.findall(text)
+        return _checked_review(
+            bracket[-1], reviews[-1] if reviews else None, low, high, bracket[-1]
+        )
+    lines = _LINE_SCORE.findall(text)
+    if lines:
+        reviews = _LINE_REVIEW.findall(text)
+        return _checked_review(lines[-1], reviews[-1] if reviews else None, low, high, lines[-1])
+    return ReviewParse(ok=False, error="no score found in the answer")

@@ -19,6 +19,12 @@ __all__ = [
     "Judgment",
     "LabelScale",
     "LabeledExample",
+    "MovieFactors",
+    "PairExample",
+    "PairSampleMetadata",
+    "PairwisePreference",
+    "PersonalReview",
+    "PlotPair",
     "RatedOutput",
     "RatedSampleMetadata",
     "RatingDimension",
@@ -26,7 +32,10 @@ __all__ = [
     "RoleExample",
     "RoleItem",
     "RoleSampleMetadata",
+    "ReviewSampleMetadata",
     "SampleMetadata",
+    "ScoredReview",
+    "TrainingFactors",
 ]
 
 
@@ -362,3 +371,175 @@ class RatedSampleMetadata(SampleMetadata):
     def dimension_names(self) -> list[str]:
         """The dimensions' keys, in order."""
         return [d.name for d in self.dimensions]
+
+
+class ScoredReview(_Record):
+    """One reviewer's review and score of one story (a Per-MPST history or target item).
+
+    Attributes:
+        item_id: The story's id (an IMDb title id in Per-MPST).
+        title: The story's title (never shown to methods: the plots are anonymised).
+        plot: The (anonymised, summarised) plot the review is about.
+        review: The review text.
+        score: The reviewer's score on the task's scale.
+
+    """
+
+    item_id: str
+    title: str = ""
+    plot: str
+    review: str
+    score: float
+
+
+class PersonalReview(_Record):
+    """A Per-MPST instance: a reviewer's k prior reviews and the new story to score.
+
+    Attributes:
+        id: Stable identifier (``{reviewer}/{story}``).
+        reviewer_id: The reviewer.
+        history: The reviewer's prior reviews shown to methods, oldest first.
+        target: The held-out review: its plot is shown, its review and score are the gold.
+
+    """
+
+    id: str
+    reviewer_id: str
+    history: list[ScoredReview]
+    target: ScoredReview
+
+    @model_validator(mode="after")
+    def _check(self) -> PersonalReview:
+        if not self.history:
+            raise ValueError(f"{self.id}: a personal review needs at least one prior review")
+        return self
+
+
+class PlotPair(_Record):
+    """Two story plots written from the same premise (Per-DOC).
+
+    Attributes:
+        premise: The shared premise, when it can be told apart from the plots.
+        plot_a: The plot shown first.
+        plot_b: The plot shown second.
+
+    """
+
+    premise: str = ""
+    plot_a: str
+    plot_b: str
+
+    def swapped(self) -> PlotPair:
+        """The same pair with the plots in the other order."""
+        return PlotPair(premise=self.premise, plot_a=self.plot_b, plot_b=self.plot_a)
+
+
+class PairExample(_Record):
+    """A comparison the annotator made before (the k = 1 profile of Per-DOC).
+
+    Attributes:
+        pair: The two plots.
+        choice: The plot the annotator preferred (``Plot A`` or ``Plot B``).
+
+    """
+
+    pair: PlotPair
+    choice: Literal["Plot A", "Plot B"]
+
+
+class PairwisePreference(_Record):
+    """A Per-DOC instance: which of two plots one annotator preferred on one aspect.
+
+    Attributes:
+        id: Stable identifier (``{aspect}/{annotator}/{row}``).
+        annotator_id: The annotator.
+        aspect: The aspect's key (``interestingness``, ``surprise``, ...).
+        pair: The plots to compare.
+        choice: The annotator's preferred plot.
+        example: The annotator's earlier comparison on the same aspect.
+
+    """
+
+    id: str
+    annotator_id: str
+    aspect: str
+    pair: PlotPair
+    choice: Literal["Plot A", "Plot B"]
+    example: PairExample
+
+
+class MovieFactors(_Record):
+    """What a matrix factorisation fitted on training reviewers learnt about one story.
+
+    Attributes:
+        bias: The story's rating bias (its mean offset from the global mean).
+        factors: Its latent factor vector.
+
+    """
+
+    bias: float
+    factors: list[float]
+
+
+class TrainingFactors(_Record):
+    """Training-pool statistics a sample's matrix-factorisation baseline may use.
+
+    Fitted once per task on the *training* reviewers' full histories (never on a
+    validation reviewer), and restricted to the stories a sample needs.
+
+    Attributes:
+        global_mean: The mean training rating.
+        n_factors: Length of the factor vectors.
+        reviewers: Training reviewers behind the fit.
+        ratings: Distinct (reviewer, story) ratings behind the fit.
+        reg: Regularisation of the biases, used again to fold in a new reviewer.
+        movies: Story id -> its learnt bias and factors, for the sample's target and
+            history stories that some training reviewer rated (absent: unseen).
+
+    """
+
+    global_mean: float
+    n_factors: int
+    reviewers: int
+    ratings: int
+    reg: float
+    movies: dict[str, MovieFactors] = Field(default_factory=dict)
+
+
+class ReviewSampleMetadata(SampleMetadata):
+    """Sample metadata of Per-MPST: predict a reviewer's score of a new story.
+
+    ``review.target`` holds the gold review and score; methods read only its ``plot``.
+
+    Attributes:
+        review: The instance: the k prior reviews and the target.
+        gold: The reviewer's score of the target story.
+        k: Prior reviews shown.
+        training_factors: Training-pool factorisation for this sample's stories (None
+            when the task has no training reviewers).
+
+    """
+
+    review: PersonalReview
+    gold: float
+    k: int
+    training_factors: TrainingFactors | None = None
+
+
+class PairSampleMetadata(SampleMetadata):
+    """Sample metadata of Per-DOC: predict which plot an annotator preferred on an aspect.
+
+    Attributes:
+        preference: The instance: the pair, the aspect and the annotator's example.
+        aspect: The aspect's key.
+        aspect_title: Its name (``Interestingness``).
+        aspect_question: The question the annotator answered, shown to methods.
+        gold: ``Plot A`` or ``Plot B``.
+
+    """
+
+    preference: PairwisePreference
+    aspect: str
+    aspect_title: str
+    aspect_question: str
+    gold: Literal["Plot A", "Plot B"]

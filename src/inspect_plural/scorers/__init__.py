@@ -9,6 +9,14 @@ from inspect_plural.scorers._calibration import (
 )
 from inspect_plural.scorers._correlation import CorrelationResult, correlations
 from inspect_plural.scorers._prf import grouped_report, prf_report, trait_report
+from inspect_plural.scorers.personal import (
+    PERSONAL_PRESETS,
+    choice_metrics,
+    choice_scorer,
+    personal_cost,
+    review_metrics,
+    review_scorer,
+)
 from inspect_plural.scorers.perspective import (
     PERSPECTIVE_PRESETS,
     PerspectiveMetricConfig,
@@ -55,6 +63,12 @@ from inspect_plural.scorers.role import (
 )
 
 __all__ = [
+    "PERSONAL_PRESETS",
+    "choice_metrics",
+    "choice_scorer",
+    "personal_cost",
+    "review_metrics",
+    "review_scorer",
     "PERSPECTIVE_PRESETS",
     "PerspectiveMetricConfig",
     "accuracy",

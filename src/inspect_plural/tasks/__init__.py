@@ -9,6 +9,12 @@ from inspect_plural.tasks._perspective import (
 )
 from inspect_plural.tasks._perspective import record_to_sample as perspective_record_to_sample
 from inspect_plural.tasks.panels import mslr_cochrane, storysparkqa
+from inspect_plural.tasks.perse import (
+    per_doc,
+    per_mpst,
+    preference_record_to_sample,
+    review_record_to_sample,
+)
 from inspect_plural.tasks.personaeval import (
     personaeval_drama,
     personaeval_expertise,
@@ -27,6 +33,10 @@ from inspect_plural.tasks.perspective import (
 )
 
 __all__ = [
+    "per_doc",
+    "per_mpst",
+    "preference_record_to_sample",
+    "review_record_to_sample",
     "RATING_METHODS",
     "mslr_cochrane",
     "rated_record_to_sample",
