@@ -1,4 +1,4 @@
-"""Entry point: ``python -m benchmarks [throughput|loading|methods|panels] [--n N]
+"""Entry point: ``python -m benchmarks [throughput|loading|methods|panels|perse] [--n N]
 [--repeats R] [--limit L] [--json F]``."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from benchmarks.loading import MHS_ROWS
 from benchmarks.loading import main as loading_main
 from benchmarks.methods import main as methods_main
 from benchmarks.panels import main as panels_main
+from benchmarks.perse import main as perse_main
 from benchmarks.throughput import main as throughput_main
 
 
@@ -18,7 +19,7 @@ def main() -> None:
         "which",
         nargs="?",
         default="throughput",
-        choices=["throughput", "loading", "methods", "panels"],
+        choices=["throughput", "loading", "methods", "panels", "perse"],
     )
     parser.add_argument("--n", type=int, default=2000, help="samples per run")
     parser.add_argument("--repeats", type=int, default=2, help="runs of each, best kept")
@@ -31,7 +32,9 @@ def main() -> None:
     )
     parser.add_argument("--json", default=None, help="write results to this JSON file")
     args = parser.parse_args()
-    if args.which == "panels":
+    if args.which == "perse":
+        perse_main(json_path=args.json)
+    elif args.which == "panels":
         panels_main(limit=args.limit if args.limit != 24 else 3, json_path=args.json)
     elif args.which == "methods":
         methods_main(limit=args.limit, json_path=args.json, real_limit=args.real_limit)
