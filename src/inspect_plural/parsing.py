@@ -131,7 +131,7 @@ def _json_candidates(text: str) -> list[str]:
 def _load_object(candidate: str) -> dict[str, Any] | None:
     try:
         value = json.loads(candidate)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: an object nested ~1000 deep
         try:
             value = json_repair.loads(candidate)
         except Exception:  # json_repair can raise on pathological input

@@ -286,7 +286,8 @@ def parse_review(text: str, low: float = 1, high: float = 10) -> ReviewParse:
     Accepts, in order: the last JSON object with a ``score`` key (any case, fenced or
     bare, trailing commas and other slips repaired, nested one level deep), also when
     the braces are missing (``"Review": "...", "Score": 7``); then ``[Review] ...
-    [Score] 7`` (the paper's figure format); then ``Review: ...`` / ``Score: 7`` lines.
+    [Score] 7`` (the paper's figure format); then ``Review: ...`` / ``Score: 7`` lines;
+    then an answer that is a score and nothing else (``7``, ``7/10``).
     Scores may be ``7``, ``"7"``, ``"7/10"`` or ``7.5``; out of range is a failure.
 
     Args:
@@ -316,4 +317,7 @@ def parse_review(text: str, low: float = 1, high: float = 10) -> ReviewParse:
     if lines:
         reviews = _LINE_REVIEW.findall(text)
         return _checked_review(lines[-1], reviews[-1] if reviews else None, low, high, lines[-1])
+    bare = _OUT_OF.fullmatch(text.strip()) or _BARE.fullmatch(text.strip().strip("*"))
+    if bare:  # the whole answer is a score: "7", "7/10"
+        return _checked_review(bare.group(1), None, low, high, text.strip())
     return ReviewParse(ok=False, error="no score found in the answer")

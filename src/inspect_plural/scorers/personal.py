@@ -15,7 +15,7 @@ official code does. ``parse_failures`` counts such rows either way.
 
 Per-DOC (:func:`choice_scorer`), per sample: ``correct``, ``na`` (the answer was
 ``N/A``), ``parse_ok``, with ``both_orders`` also ``consistent`` (both orders parsed and
-chose the same plot) and ``first_shown`` (share of answers choosing the plot shown
+gave the same answer, N/A included) and ``first_shown`` (share of answers choosing the plot shown
 first), and the cost keys. :func:`choice_metrics` gives ``accuracy/{aspect}``,
 ``n/{aspect}``, ``accuracy`` (the mean over aspects, the paper's Average column),
 ``accuracy_micro``, ``na_answers``, ``position_consistency`` and ``first_shown_rate``.
