@@ -57,6 +57,7 @@ __all__ = [
     "SCORE_HIGH",
     "SCORE_LOW",
     "SCORE_SCALE",
+    "SPLIT_MODES",
     "Aspect",
     "LoadedRows",
     "PerseSplit",
@@ -97,6 +98,8 @@ CHOICES: tuple[Literal["Plot A"], Literal["Plot B"]] = ("Plot A", "Plot B")
 
 SplitMode = Literal["auto", "seeded", "release", "all"]
 """How reviewers are split: see :func:`split_by_reviewer`."""
+SPLIT_MODES: tuple[SplitMode, ...] = ("auto", "seeded", "release", "all")
+"""The values of :data:`SplitMode`."""
 
 
 class Aspect(NamedTuple):
@@ -590,6 +593,8 @@ def load_per_doc(
                     )
                 )
                 declared.append(split)
+    if not records:
+        raise DataNotFoundError(f"no Per-DOC rows in {files} ({folder})")
     return LoadedRows(
         records=records,
         declared=declared,
@@ -657,9 +662,11 @@ def split_by_reviewer(
         The split.
 
     Raises:
-        ValueError: ``release`` without declared splits, a reviewer on both sides of a
-            declared split, or a fraction outside (0, 1].
+        ValueError: An unknown mode, ``release`` without declared splits, a reviewer on
+            both sides of a declared split, or a fraction outside (0, 1].
     """
+    if mode not in SPLIT_MODES:
+        raise ValueError(f"unknown split {mode!r}; one of {list(SPLIT_MODES)}")
     if not 0 < valid_fraction <= 1:
         raise ValueError(f"valid_fraction must be in (0, 1], not {valid_fraction}")
     declared = all(d for d in rows.declared)
