@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from inspect_ai.log import EvalLog, EvalSample
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.sources.personaeval import write_personaeval_csv
@@ -14,6 +16,34 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("INSPECT_LOG_LEVEL", "warning")
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}
+"""eval() options that keep end-to-end tests fast (the log is written once, at the end)."""
+
+
+def log_samples(log: EvalLog) -> list[EvalSample]:
+    """The samples of a log read back with its samples."""
+    assert log.samples
+    return log.samples
+
+
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """Every metric of every scorer of a log, by name."""
+    assert log.results is not None
+    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+
+
+def score_value(sample: EvalSample) -> dict[str, float]:
+    """The dict value of a sample's single score."""
+    assert sample.scores, f"{sample.id} was not scored"
+    [score] = sample.scores.values()
+    assert isinstance(score.value, dict)
+    return score.value
+
+
+def model_events(sample: EvalSample) -> list[Any]:
+    """The model-call events of a sample."""
+    return [e for e in sample.events if e.event == "model"]
 
 
 def write_personaeval_fixture(folder: Path, track: str, n_rows: int, n_options: int) -> Path:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -35,7 +35,11 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 from rouge_score import rouge_scorer
 from scipy import stats
-from tests.conftest import SHARED_DATA
+from tests.conftest import FAST_LOG, SHARED_DATA
+from tests.conftest import log_metrics as _metrics
+from tests.conftest import log_samples as _samples
+from tests.conftest import model_events as _model_events
+from tests.conftest import score_value as _value
 
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
@@ -52,7 +56,6 @@ pytestmark = pytest.mark.e2e
 PERSE = SHARED_DATA / "perse"
 MPST_FILE = PERSE / "PerMPST.k3.sample.jsonl"
 DOC_FILE = PERSE / "PerDOC.I.sample.jsonl"
-FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}
 """Log buffering only: the finished log is the same."""
 CORRELATIONS: dict[str, Callable[..., Any]] = {
     "pearson": stats.pearsonr,
@@ -79,27 +82,6 @@ def _run(task: str, log_dir: Path, model: str = "plural/random", **task_args: An
     )
     assert log.status == "success", log.error
     return read_eval_log(log.location, resolve_attachments="core")
-
-
-def _samples(log: EvalLog) -> list[EvalSample]:
-    assert log.samples
-    return log.samples
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.results is not None
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
-
-
-def _value(sample: EvalSample) -> dict[str, float]:
-    assert sample.scores, f"{sample.id} was not scored"
-    [score] = sample.scores.values()
-    assert isinstance(score.value, dict)
-    return score.value
-
-
-def _model_events(sample: EvalSample) -> list[Any]:
-    return [e for e in sample.events if e.event == "model"]
 
 
 def _file_rows(path: Path) -> list[dict[str, Any]]:

@@ -26,7 +26,11 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from rouge_score import rouge_scorer
 from scipy import stats
-from tests.conftest import SHARED_DATA
+from tests.conftest import FAST_LOG, SHARED_DATA
+from tests.conftest import log_metrics as _metrics
+from tests.conftest import log_samples as _samples
+from tests.conftest import model_events as _model_events
+from tests.conftest import score_value as _value
 
 from inspect_plural.cli import main as cli_main
 from inspect_plural.prediction import Prediction
@@ -44,7 +48,6 @@ from inspect_plural.stakeholders._cache import persona_cache_dir
 pytestmark = pytest.mark.e2e
 
 MSLR = SHARED_DATA / "mslr_cochrane"
-FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}
 """Log buffering only: the finished log is the same."""
 TASK_ARGS: dict[str, dict[str, Any]] = {
     "mslr_cochrane": {"data_dir": str(MSLR)},
@@ -84,27 +87,6 @@ def _run(
     assert log.status == "success", log.error
     # prompts are stored as attachments; resolved, the model events hold the raw text
     return read_eval_log(log.location, resolve_attachments="core")
-
-
-def _samples(log: EvalLog) -> list[EvalSample]:
-    assert log.samples
-    return log.samples
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.results is not None
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
-
-
-def _value(sample: EvalSample) -> dict[str, float]:
-    assert sample.scores, f"{sample.id} was not scored"
-    [score] = sample.scores.values()
-    assert isinstance(score.value, dict)
-    return score.value
-
-
-def _model_events(sample: EvalSample) -> list[Any]:
-    return [e for e in sample.events if e.event == "model"]
 
 
 def _calls_by_span(sample: EvalSample) -> Counter[str]:
