@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,19 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("INSPECT_LOG_LEVEL", "warning")
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _logs_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Evals that name no log dir write to a temporary folder, never the repository's logs/."""
+    previous = os.environ.get("INSPECT_LOG_DIR")
+    os.environ["INSPECT_LOG_DIR"] = str(tmp_path_factory.mktemp("inspect_logs"))
+    yield
+    if previous is None:
+        os.environ.pop("INSPECT_LOG_DIR", None)
+    else:
+        os.environ["INSPECT_LOG_DIR"] = previous
+
 
 FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}
 """eval() options that keep end-to-end tests fast (the log is written once, at the end)."""
