@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import GenerateConfig, ModelAPI
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.sources.personaeval import write_personaeval_csv
@@ -29,6 +30,29 @@ def _logs_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> It
         os.environ.pop("INSPECT_LOG_DIR", None)
     else:
         os.environ["INSPECT_LOG_DIR"] = previous
+
+
+class ScriptedModelAPI(ModelAPI):
+    """Base of the tests' scripted model APIs: the constructor Inspect calls, no credentials.
+
+    Subclasses implement ``generate`` and may set ``connections`` (the provider's
+    ``max_connections``; None keeps Inspect's default).
+    """
+
+    connections: int | None = None
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (the ModelAPI convention)
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+
+    def max_connections(self) -> int:
+        return self.connections if self.connections is not None else super().max_connections()
 
 
 FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}

@@ -35,7 +35,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 from rouge_score import rouge_scorer
 from scipy import stats
-from tests.conftest import FAST_LOG, SHARED_DATA
+from tests.conftest import FAST_LOG, SHARED_DATA, ScriptedModelAPI
 from tests.conftest import log_metrics as _metrics
 from tests.conftest import log_samples as _samples
 from tests.conftest import model_events as _model_events
@@ -405,18 +405,8 @@ def _perse_script() -> type[ModelAPI]:
     return PerseScriptAPI
 
 
-class PerseScriptAPI(ModelAPI):
+class PerseScriptAPI(ScriptedModelAPI):
     """Answers with the first scripted text whose key is in the prompt."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (the ModelAPI convention)
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
 
     async def generate(
         self,

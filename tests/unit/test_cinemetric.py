@@ -22,6 +22,7 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from tests.conftest import ScriptedModelAPI
 
 from inspect_plural.answer_format import (
     CharacterListFormat,
@@ -56,21 +57,10 @@ def _scripted() -> type[ModelAPI]:
     return ScriptedAPI
 
 
-class ScriptedAPI(ModelAPI):
+class ScriptedAPI(ScriptedModelAPI):
     """Answers by the declared format: characters, verdicts from ``Script.valid``, votes."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
-
-    def max_connections(self) -> int:
-        return 50
+    connections = 50
 
     async def generate(
         self,

@@ -34,6 +34,7 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from tests.conftest import ScriptedModelAPI
 
 from inspect_plural.answer_format import JsonFormat, declared_answer_format
 from inspect_plural.prediction import Prediction
@@ -175,19 +176,8 @@ def _classify(input: list[ChatMessage]) -> Call:
     return Call("closing", GROUP_OF[persona], persona, content, system, prompt)
 
 
-class MajScriptAPI(ModelAPI):
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
-
-    def max_connections(self) -> int:
-        return 100
+class MajScriptAPI(ScriptedModelAPI):
+    connections = 100
 
     async def generate(
         self,

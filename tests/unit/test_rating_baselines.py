@@ -34,6 +34,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Solver
 from inspect_ai.tool import ToolChoice, ToolInfo
+from tests.conftest import ScriptedModelAPI
 
 from inspect_plural.answer_format import (
     AnyFormat,
@@ -171,19 +172,8 @@ def _ratingscript() -> type[ModelAPI]:
     return RatingScriptAPI
 
 
-class RatingScriptAPI(ModelAPI):
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
-
-    def max_connections(self) -> int:
-        return 50
+class RatingScriptAPI(ScriptedModelAPI):
+    connections = 50
 
     async def generate(
         self,
