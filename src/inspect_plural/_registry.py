@@ -19,7 +19,6 @@ from inspect_plural.scorers import (
     mean_rank,
     modal_row,
     parse_failures,
-    personal_cost,
     prf_annotator,
     prf_global,
     prf_text,

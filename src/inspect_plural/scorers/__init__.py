@@ -13,7 +13,6 @@ from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
     choice_metrics,
     choice_scorer,
-    personal_cost,
     review_metrics,
     review_scorer,
 )
@@ -66,7 +65,6 @@ __all__ = [
     "PERSONAL_PRESETS",
     "choice_metrics",
     "choice_scorer",
-    "personal_cost",
     "review_metrics",
     "review_scorer",
     "PERSPECTIVE_PRESETS",

@@ -37,6 +37,7 @@ from rouge_score import rouge_scorer
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
 from inspect_plural.scorers._correlation import COEFFICIENTS, correlations
+from inspect_plural.scorers.ratings import rating_cost
 from inspect_plural.scorers.role import parse_failures
 
 __all__ = [
@@ -46,7 +47,6 @@ __all__ = [
     "choice_metrics",
     "choice_scorer",
     "choice_summary",
-    "personal_cost",
     "review_metrics",
     "review_scorer",
     "review_summary",
@@ -172,27 +172,11 @@ def review_metrics(failures: str = "midpoint", low: float = 1.0, high: float = 1
     return compute
 
 
-@metric
-def personal_cost() -> Metric:
-    """Mean model calls and tokens per sample."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rows = [value for value, _ in _values(scores)]
-        if not rows:
-            return {"model_calls": math.nan, "tokens": math.nan}
-        return {
-            "model_calls": float(np.mean([v.get("model_calls", 0.0) for v in rows])),
-            "tokens": float(np.mean([v.get("tokens", 0.0) for v in rows])),
-        }
-
-    return compute
-
-
 def _review_text(prediction: Prediction) -> str | None:
     return next((a.review for a in prediction.answers if a.review), None)
 
 
-@scorer(metrics=[review_metrics(), parse_failures(), personal_cost()])
+@scorer(metrics=[review_metrics(), parse_failures(), rating_cost()])
 def review_scorer() -> Scorer:
     """Score a Per-MPST prediction against the reviewer's own score (and review).
 
@@ -303,7 +287,7 @@ def _first_shown(label: str | None, order: str | None) -> float | None:
     return float(label == ("Plot A" if order != "BA" else "Plot B"))
 
 
-@scorer(metrics=[choice_metrics(), parse_failures(), personal_cost()])
+@scorer(metrics=[choice_metrics(), parse_failures(), rating_cost()])
 def choice_scorer() -> Scorer:
     """Score a Per-DOC prediction against the annotator's choice.
 

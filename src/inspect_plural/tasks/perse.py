@@ -37,11 +37,10 @@ from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
     choice_metrics,
     choice_scorer,
-    personal_cost,
     review_metrics,
     review_scorer,
 )
-from inspect_plural.scorers.ratings import rating_mean
+from inspect_plural.scorers.ratings import rating_cost, rating_mean
 from inspect_plural.scorers.role import parse_failures
 from inspect_plural.solvers._factorization import (
     FactorModel,
@@ -295,7 +294,7 @@ def per_mpst(
         metrics=[
             review_metrics(review_failures, float(SCORE_LOW), float(SCORE_HIGH)),
             parse_failures(),
-            personal_cost(),
+            rating_cost(),
         ],
         config=GenerateConfig(temperature=temp, max_tokens=tokens, seed=seed)
         if method == "perse_review"
@@ -395,7 +394,7 @@ def per_doc(
         dataset=MemoryDataset(samples, name="per_doc" + ("_demo" if demo else "")),
         solver=solver,
         scorer=choice_scorer(),
-        metrics=[choice_metrics(choice_failures), parse_failures(), personal_cost()],
+        metrics=[choice_metrics(choice_failures), parse_failures(), rating_cost()],
         config=GenerateConfig(temperature=temp, max_tokens=tokens, seed=seed)
         if method == "perse_aspect"
         else GenerateConfig(),
