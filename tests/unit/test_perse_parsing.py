@@ -404,3 +404,28 @@ def test_deeply_nested_json_does_not_raise(parser: Any) -> None:
     depth = 3000
     text = '{"a": ' * depth + "1" + "}" * depth
     assert not parser(text).ok
+
+
+# --------------------------------------------------------------------------------------
+# clean_review (how prior reviews are shortened in the prompt)
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("review", "max_words", "expected"),
+    [
+        (
+            'He said "great" and it\'s fine',
+            150,
+            "He said great and its fine.",
+        ),  # quotes out, "." added
+        ("One. Two three. Four five six", 4, "One. Two three."),  # cut at the last full stop
+        ("One two three four five", 3, "One two three"),  # no full stop within the budget
+        ("Short one.", 150, "Short one."),
+        ("   ", 150, ""),
+    ],
+)
+def test_clean_review_worked_examples(review: str, max_words: int, expected: str) -> None:
+    from inspect_plural.sources.perse import clean_review
+
+    assert clean_review(review, max_words) == expected

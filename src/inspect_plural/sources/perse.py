@@ -178,7 +178,9 @@ def clean_review(review: str, max_words: int = 150) -> str:
     """A review as PERSE shows it in prompts: quotes removed, at most ``max_words`` words.
 
     The review is cut after its last full stop within the first ``max_words`` words
-    (one is added at the end first, so a short review is kept whole).
+    (one is added at the end first, so a short review is kept whole). When those words
+    hold no full stop they are kept as they are; the official code returns an empty
+    review then.
 
     Args:
         review: The review text.
