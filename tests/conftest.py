@@ -38,6 +38,13 @@ def _logs_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> It
         os.environ["INSPECT_LOG_DIR"] = previous
 
 
+@pytest.fixture(autouse=True)
+def _persona_cache_per_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty ``$INSPECT_PLURAL_CACHE``: persona sets and CINEMETRIC
+    panels stored by one test (or by a user's earlier runs) never serve another."""
+    monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "plural-cache"))
+
+
 @pytest.fixture(scope="session")
 def toy_plugin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Install the example plugin package (offline) into a temporary folder on sys.path.

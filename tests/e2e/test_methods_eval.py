@@ -206,6 +206,7 @@ def _check_cinemetric_budget(log: EvalLog) -> None:
             assert panel.model_dump(exclude={"built_here"}) == first.model_dump(
                 exclude={"built_here"}
             )
+            assert not panel.from_cache
         # 1 selection call per round, 1 validation call per candidate
         assert 1 <= first.rounds <= 2 and len(first.selection_raw) == first.rounds
         assert first.model_calls == first.rounds + len(first.candidates)
@@ -594,17 +595,26 @@ def test_cinemetric_runs_are_reproducible(tmp_path: Path) -> None:
         preds = {i: _value(s)["pred"] for i, s in samples.items()}
         answers = {i: s.store_as(Prediction).answers for i, s in samples.items()}
         panels = {  # all samples of an annotator share it (_check_cinemetric_budget)
-            annotator: ps[0].model_dump(exclude={"built_here"})
+            annotator: ps[0].model_dump(exclude={"built_here", "from_cache"})
             for annotator, ps in _panels(log).items()
         }
         return preds, answers, panels
 
-    first = _run("epic", tmp_path / "a", LIMIT, demo=True, method="cinemetric", seed=7)
-    second = _run("epic", tmp_path / "b", LIMIT, demo=True, method="cinemetric", seed=7)
+    args: dict[str, Any] = {"demo": True, "method": "cinemetric", "seed": 7}
+    first = _run("epic", tmp_path / "a", LIMIT, **args)
+    # persona_cache=false: the panels are built again, not read from the first run's
+    second = _run("epic", tmp_path / "b", LIMIT, **args, persona_cache=False)
     _check_cinemetric_budget(first)
     _check_cinemetric_budget(second)
     assert len(_panels(first)) >= 2  # several annotators, so several panels to compare
     assert outcome(first) == outcome(second)
+    # the default reads the stored panels: the same outcome, no persona call
+    third = _run("epic", tmp_path / "c", LIMIT, **args)
+    assert outcome(third) == outcome(first)
+    for sample in _samples(third):
+        panel = sample.store_as(CharacterPanel)
+        assert panel.from_cache and not panel.built_here
+        assert _model_calls(sample) == N_PERSONAS == len(_model_events(sample))
 
 
 def test_cinemetric_one_panel_per_annotator_across_per_question_scales(tmp_path: Path) -> None:

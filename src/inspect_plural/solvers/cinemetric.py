@@ -1,7 +1,9 @@
 """CINEMETRIC: annotators matched to movie characters who role-play the judgment and vote.
 
 Perspective making runs once per annotator and is shared by all of that annotator's
-samples (under a lock, so concurrent samples wait instead of repeating it):
+samples (under a lock, so concurrent samples wait instead of repeating it). Finished
+panels are also stored on disk (``$INSPECT_PLURAL_CACHE/panels``), so a rerun or an
+``inspect eval-retry`` reuses them instead of calling the model again:
 
 1. *Selection*: from the annotator's traits and (by default) their training judgments,
    the ``persona_builder`` model lists ``n_candidates`` distinct movie characters, each
@@ -34,8 +36,9 @@ import anyio
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store, collect, span
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
+from inspect_plural._disk_cache import cache_key, read_entry, write_entry
 from inspect_plural.answer_format import CharacterListFormat, LabelFormat, declare_answer_format
 from inspect_plural.parsing import VERDICTS, character_key, parse_characters, parse_verdict
 from inspect_plural.prediction import ModelAnswer, StoredRecord
@@ -65,6 +68,9 @@ SELECT_FIELDS = {"count", "profile", "examples", "task", "basis", "exclude"}
 VALIDATE_FIELDS = {"character", "movie"}
 ROLEPLAY_FIELDS = {"character", "movie", "rationale", "task", "item", "labels", "response_format"}
 SIMULATE_FIELDS = {"profile", "rationale", "task", "item", "labels", "response_format"}
+PANEL_CACHE = "panels"
+PANEL_CACHE_VERSION = 1
+"""Bump when a change to the code changes the panels the same prompts produce."""
 NO_PROFILE = "Nothing is known about this person's background; go by their example judgments."
 
 Verdict = Literal["VALID", "INVALID", "UNPARSED"]
@@ -108,6 +114,8 @@ class CharacterPanel(StoredRecord):
         status: What happened (e.g. a short panel completed with unvalidated characters).
         model_calls: Calls the panel cost (selection and validation), made once.
         built_here: Whether this sample made those calls (the others reused the panel).
+        from_cache: Whether the panel came from the disk cache (built by an earlier run,
+            so this run made none of its calls).
         training_examples: Whether selection saw the annotator's training judgments.
         selection_raw: The selection answers, one per round.
 
@@ -120,12 +128,13 @@ class CharacterPanel(StoredRecord):
     status: str = Field(default="")
     model_calls: int = Field(default=0)
     built_here: bool = Field(default=False)
+    from_cache: bool = Field(default=False)
     training_examples: bool = Field(default=True)
     selection_raw: list[str] = Field(default_factory=list)
 
 
 class _Built(BaseModel):
-    """A finished panel, cached per annotator."""
+    """A finished panel, cached per annotator (in memory, and on disk as JSON)."""
 
     characters: list[MovieCharacter]
     candidates: list[MovieCharacter]
@@ -133,6 +142,14 @@ class _Built(BaseModel):
     status: str
     model_calls: int
     selection_raw: list[str]
+
+
+class _Panel(BaseModel):
+    """A panel as one run holds it: who built it, or that it came from the disk cache."""
+
+    built: _Built
+    builder: tuple[str, int] | None = None
+    """(sample id, epoch) of the sample whose calls built it; None when read from disk."""
 
 
 def _panel_key(metadata: AnnotatorSampleMetadata) -> tuple[str, ...]:
@@ -149,6 +166,48 @@ def _panel_key(metadata: AnnotatorSampleMetadata) -> tuple[str, ...]:
     # the annotator's, shared by all their questions (another label of one dataset shows
     # up in the examples' labels)
     return (metadata.dataset, str(metadata.annotator_id), digest.hexdigest())
+
+
+def _disk_key(
+    metadata: AnnotatorSampleMetadata,
+    model: Model,
+    config: GenerateConfig,
+    n_candidates: int,
+    n_personas: int,
+    max_rounds: int,
+    training_examples: bool,
+    prompts: str | None,
+) -> str:
+    """The disk-cache key of a panel: everything its calls and their order depend on.
+
+    The first selection prompt carries the annotator's profile, examples, the task and
+    the template; the validation template, the model (and its ``-M`` arguments), the
+    generation config and the selection options complete it.
+    """
+    return cache_key(
+        {
+            "version": PANEL_CACHE_VERSION,
+            "panel": list(_panel_key(metadata)),
+            "selection": _selection_prompt(metadata, n_candidates, training_examples, [], prompts),
+            "validation": load_template(VALIDATE, VALIDATE_FIELDS, VALIDATE_FIELDS, prompts),
+            "model": str(model),
+            "model_args": model.model_args,
+            "config": config.model_dump(exclude_none=True),
+            "n_candidates": n_candidates,
+            "n_personas": n_personas,
+            "max_selection_rounds": max_rounds,
+        }
+    )
+
+
+def _read_panel(key: str) -> _Built | None:
+    text = read_entry(PANEL_CACHE, key)
+    if text is None:
+        return None
+    try:
+        return _Built.model_validate_json(text)
+    except ValidationError:
+        return None  # an entry from an older layout, or damaged: rebuilt
 
 
 def _profile(metadata: AnnotatorSampleMetadata) -> str:
@@ -342,6 +401,7 @@ def cinemetric(
     prompts: str | None = None,
     temperature: float | None = 0.0,
     seed: int | None = 42,
+    persona_cache: bool = True,
 ) -> Solver:
     """CINEMETRIC: movie-character personas per annotator, role-played and voted.
 
@@ -366,6 +426,13 @@ def cinemetric(
         prompts: Folder of replacement prompt templates.
         temperature: Sampling temperature of every call (None: the provider's default).
         seed: Generation seed of every call (None: unseeded).
+        persona_cache: Reuse panels stored on disk by earlier runs (and store new
+            ones): ``$INSPECT_PLURAL_CACHE/panels``, else
+            ``~/.cache/inspect_plural/panels``, keyed by the first selection prompt,
+            the validation template, the ``persona_builder`` model and its arguments,
+            the generation config and the selection options. So a rerun or
+            ``inspect eval-retry`` does not pay for the panels again. False builds every
+            panel in this run (and still stores it).
 
     Returns:
         A solver that writes a :class:`CharacterPanel` and a
@@ -391,7 +458,7 @@ def cinemetric(
     else:
         load_template(SIMULATE, SIMULATE_FIELDS, {"item", "labels", "response_format"}, prompts)
     config = GenerateConfig(temperature=temperature, seed=seed)
-    panels: dict[tuple[str, ...], _Built] = {}
+    panels: dict[tuple[str, ...], _Panel] = {}
     locks: dict[tuple[str, ...], anyio.Lock] = {}
     method = "cinemetric"
     if not training_examples:
@@ -401,25 +468,24 @@ def cinemetric(
     if not selection_rationale:
         method += "/no_selection_rationale"
 
-    async def panel_for(metadata: AnnotatorSampleMetadata) -> tuple[_Built, bool]:
+    async def panel_for(metadata: AnnotatorSampleMetadata, builder: tuple[str, int]) -> _Panel:
         key = _panel_key(metadata)
         lock = locks.setdefault(key, anyio.Lock())
         async with lock:
             if key in panels:
-                return panels[key], False
+                return panels[key]
+            model = get_model(role="persona_builder")
+            options = (n_candidates, n_personas, max_selection_rounds, training_examples)
+            disk_key = _disk_key(metadata, model, config, *options, prompts)
+            cached = _read_panel(disk_key) if persona_cache else None
+            if cached is not None:
+                panels[key] = _Panel(built=cached)
+                return panels[key]
             async with span(f"characters for annotator {metadata.annotator_id}"):
-                built = await _build_panel(
-                    metadata,
-                    get_model(role="persona_builder"),
-                    config,
-                    n_candidates,
-                    n_personas,
-                    max_selection_rounds,
-                    training_examples,
-                    prompts,
-                )
-            panels[key] = built
-            return built, True
+                built = await _build_panel(metadata, model, config, *options, prompts)
+            write_entry(PANEL_CACHE, disk_key, built.model_dump_json())
+            panels[key] = _Panel(built=built, builder=builder)
+            return panels[key]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
@@ -436,11 +502,15 @@ def cinemetric(
                 "(unnamed) and no training examples",
             )
             return state
-        built, built_here = await panel_for(metadata)
+        # a sample retried after an error (--retry-on-error) is still the builder
+        panel = await panel_for(metadata, (str(state.sample_id), state.epoch))
+        built = panel.built
+        built_here = panel.builder == (str(state.sample_id), state.epoch)
         CharacterPanel(
             store=Store(),
             annotator_id=metadata.annotator_id,
             built_here=built_here,
+            from_cache=panel.builder is None,
             training_examples=training_examples and bool(metadata.training),
             **built.model_dump(),
         ).write_to(state.store)

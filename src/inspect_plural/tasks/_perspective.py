@@ -86,6 +86,7 @@ METHOD_OPTIONS: dict[str, MethodOption] = {
     "n_candidates": MethodOption("cinemetric", "n_candidates", 5, int),
     "n_personas": MethodOption("cinemetric", "n_personas", 3, int),
     "max_selection_rounds": MethodOption("cinemetric", "max_selection_rounds", 2, int),
+    "persona_cache": MethodOption("cinemetric", "persona_cache", True, bool),
     "trait_scope": MethodOption("trait_ensemble", "trait_scope", "own", str),
     "retrieval_k": MethodOption("retrieval_examples", "k", 3, int),
 }

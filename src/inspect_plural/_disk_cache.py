@@ -1,0 +1,70 @@
+"""The package's disk cache: one JSON file per key, under ``$INSPECT_PLURAL_CACHE``.
+
+Persona work that costs model calls (MAJ-Eval persona sets, CINEMETRIC character
+panels) is stored here, so a rerun or ``inspect eval-retry`` reuses it instead of
+paying for it again. Each kind of entry has its own folder; a key is the SHA-256 of
+everything the entry depends on. Files are written to a temporary file and renamed,
+so concurrent runs never read half a file; an unreadable entry counts as a miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["cache_dir", "cache_key", "cache_root", "read_entry", "write_entry"]
+
+
+def cache_root() -> Path:
+    """``$INSPECT_PLURAL_CACHE``, else ``~/.cache/inspect_plural``."""
+    root = os.environ.get("INSPECT_PLURAL_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "inspect_plural"
+
+
+def cache_dir(kind: str) -> Path:
+    """The folder of one kind of entry (e.g. ``personas``, ``panels``)."""
+    return cache_root() / kind
+
+
+def cache_key(parts: dict[str, Any]) -> str:
+    """SHA-256 of the parts as canonical JSON (values that are not JSON as ``str``)."""
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _path(kind: str, key: str) -> Path:
+    return cache_dir(kind) / f"{key}.json"
+
+
+def read_entry(kind: str, key: str) -> str | None:
+    """The text stored under ``key``, or None when there is none (or it is unreadable)."""
+    path = _path(kind, key)
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def write_entry(kind: str, key: str, text: str) -> Path:
+    """Store ``text`` under ``key`` atomically (a temporary file, then a rename).
+
+    Returns:
+        The cache file.
+    """
+    path = _path(kind, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text if text.endswith("\n") else text + "\n")
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return path
