@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 from typing_extensions import Self
 
 __all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord"]
+
+_SNAPSHOT = "inspect_plural_snapshot"
+"""Validation-context flag of :meth:`StoredRecord.read`."""
 
 
 class ModelAnswer(BaseModel):
@@ -60,10 +65,53 @@ class PanelScores(BaseModel):
     tokens: int = 0
 
 
-class StoredRecord(StoreModel):
-    """A store model written in one step, replacing any earlier record of its kind."""
+def _prefix(cls: type[StoreModel], instance: str | None) -> str:
+    """The store-key prefix of a record's fields (as ``StoreModel`` names them)."""
+    return f"{cls.__name__}:" + (f"{instance}:" if instance is not None else "")
 
-    def write_to(self, store: Store) -> Self:
+
+class StoredRecord(StoreModel):
+    """A store model written in one step and read as one validated snapshot.
+
+    Inspect's ``StoreModel`` validates a field again (building a new ``TypeAdapter``)
+    each time a non-scalar field is read, and writes the result back to the store, so
+    code that reads a record field by field pays for it on every sample. Records are
+    therefore written with :meth:`write_to` and read with :meth:`read`.
+    """
+
+    def model_post_init(self, context: Any) -> None:
+        """Bind to the store as ``StoreModel`` does, except for :meth:`read` snapshots."""
+        if isinstance(context, dict) and context.get(_SNAPSHOT):
+            # a detached snapshot: an empty scratch store, so every field read is the
+            # value pydantic validated (no per-read coercion)
+            self.__dict__["store"] = Store()
+            self.__dict__["instance"] = context.get("instance")
+            return
+        super().model_post_init(context)
+
+    @classmethod
+    def read(cls, store: Store, instance: str | None = None) -> Self:
+        """A validated, detached copy of the record held in ``store``.
+
+        All fields are validated in one step; reading them costs nothing. Changes to the
+        copy do not reach ``store`` (use ``store_as`` to change a record in place).
+
+        Args:
+            store: The sample's store (``state.store``).
+            instance: The record's instance name, if it was stored under one.
+
+        Returns:
+            The record (defaults for fields the store does not hold).
+        """
+        prefix = _prefix(cls, instance)
+        data = {
+            name: store.get(prefix + name)
+            for name in cls.model_fields
+            if name not in ("store", "instance") and prefix + name in store
+        }
+        return cls.model_validate(data, context={_SNAPSHOT: True, "instance": instance})
+
+    def write_to(self, store: Store) -> None:
         """Replace the record of this kind held in ``store`` by this one.
 
         Build the record on a scratch store, ``Prediction(store=Store(), ...)``, then
@@ -72,15 +120,12 @@ class StoredRecord(StoreModel):
 
         Args:
             store: The sample's store (``state.store``).
-
-        Returns:
-            The record bound to ``store``.
         """
-        prefix = f"{self.__class__.__name__}:"
-        for key, value in self.store.items():
-            if key.startswith(prefix):
-                store.set(key, value)
-        return self.__class__(store=store, instance=self.instance)
+        prefix = _prefix(self.__class__, self.instance)
+        for name in self.__class__.model_fields:
+            if name in ("store", "instance"):
+                continue
+            store.set(prefix + name, self.__dict__[name])
 
 
 class Prediction(StoredRecord):

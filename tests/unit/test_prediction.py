@@ -1,19 +1,65 @@
 from __future__ import annotations
 
+import copy
+
 from inspect_ai.util import Store
 
-from inspect_plural.prediction import ModelAnswer, Prediction
+from inspect_plural.prediction import ModelAnswer, PanelScores, Prediction
 
 
 def test_write_to_replaces_an_earlier_prediction() -> None:
     store = Store()
     Prediction(store=Store(), method="first", label="a", parse_ok=True).write_to(store)
-    second = Prediction(
+    Prediction(
         store=Store(),
         method="second",
         label="b",
         answers=[ModelAnswer(raw="x", parse_ok=False, error="no JSON")],
     ).write_to(store)
-    assert (second.method, second.label, second.parse_ok) == ("second", "b", False)
+    # the fields only, namespaced by class (no bookkeeping key such as the instance)
+    assert all(key.startswith("Prediction:") for key, _ in store.items())
+    assert "Prediction:instance" not in store
     reread = Prediction(store=store)
-    assert reread.label == "b" and reread.answers[0].error == "no JSON"
+    assert (reread.method, reread.label, reread.parse_ok) == ("second", "b", False)
+    assert reread.answers[0].error == "no JSON"
+
+
+def _stored() -> Store:
+    store = Store()
+    Prediction(
+        store=Store(),
+        method="m",
+        label="a",
+        distribution={"a": 0.75, "b": 0.25},
+        parse_ok=True,
+        answers=[ModelAnswer(raw="r", parse_ok=True, label="a")],
+        panels={"teachers": PanelScores(scores={"overall": 3.0}, model_calls=2)},
+        model_calls=2,
+    ).write_to(store)
+    return store
+
+
+def test_read_equals_the_bound_record_and_leaves_the_store_untouched() -> None:
+    store = _stored()
+    before = copy.deepcopy(dict(store.items()))
+    snapshot = Prediction.read(store)
+    bound = Prediction(store=copy.deepcopy(store))  # store_as coerces in place: on a copy
+    for name in Prediction.model_fields:
+        if name not in ("store", "instance"):
+            assert getattr(snapshot, name) == getattr(bound, name), name
+    assert isinstance(snapshot.answers[0], ModelAnswer)
+    assert isinstance(snapshot.panels["teachers"], PanelScores)
+    # a snapshot is detached: changing it does not reach the sample's store
+    snapshot.label = "b"
+    assert dict(store.items()) == before
+    assert Prediction.read(store).label == "a"
+
+
+def test_read_gives_defaults_for_a_missing_record_and_reads_instances() -> None:
+    empty = Prediction.read(Store())
+    assert (empty.label, empty.parse_ok, empty.answers, empty.model_calls) == (None, False, [], 0)
+    store = Store()
+    Prediction(store=Store(), instance="judge", label="x", parse_ok=True).write_to(store)
+    assert "Prediction:judge:label" in store and "Prediction:label" not in store
+    assert Prediction.read(store, instance="judge").label == "x"
+    assert Prediction.read(store).label is None

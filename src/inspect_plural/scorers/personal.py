@@ -186,7 +186,7 @@ def review_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata_as(ReviewSampleMetadata)
-        prediction = state.store_as(Prediction)
+        prediction = Prediction.read(state.store)
         value: dict[str, float] = {"gold": float(metadata.gold), **_cost(prediction)}
         pred = prediction.score
         usable = prediction.parse_ok and pred is not None and math.isfinite(pred)
@@ -297,7 +297,7 @@ def choice_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata_as(PairSampleMetadata)
-        prediction = state.store_as(Prediction)
+        prediction = Prediction.read(state.store)
         label = prediction.label if prediction.parse_ok else None
         value: dict[str, float] = {
             "correct": float(label == metadata.gold),

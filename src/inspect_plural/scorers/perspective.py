@@ -424,7 +424,7 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
         labels = metadata.labels
         gold = labels.index(target.text)
-        prediction = state.store_as(Prediction)
+        prediction = Prediction.read(state.store)
         ok = bool(prediction.parse_ok and prediction.label in labels)
         error = prediction.error
         if distribution and ok and not prediction.distribution:

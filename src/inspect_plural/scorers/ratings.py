@@ -400,7 +400,7 @@ def rating_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata_as(RatedSampleMetadata)
-        prediction = state.store_as(Prediction)
+        prediction = Prediction.read(state.store)
         pred = _scores("pred/", prediction.scores)
         value: dict[str, float] = {**pred, **_scores("gold/", metadata.gold)}
         value.update(_scores("pred_initial/", prediction.initial_scores))

@@ -323,7 +323,7 @@ def role_scorer(
         metadata = state.metadata_as(RoleSampleMetadata)
         names = metadata.file_order or metadata.candidate_names  # ties break in file order
         gold_index = names.index(metadata.true_role)
-        prediction = state.store_as(Prediction)
+        prediction = Prediction.read(state.store)
         ok = bool(prediction.parse_ok and prediction.distribution)
         if ok and prediction.distribution is not None:
             probs = [float(prediction.distribution.get(name, 0.0)) for name in names]

@@ -231,7 +231,8 @@ def write_prediction(
     model_calls: int,
     aggregate: str = "single",
     error: str | None = None,
-) -> Prediction:
+    rationale: str | None = None,
+) -> None:
     """Combine the answers and write the sample's :class:`Prediction`.
 
     Args:
@@ -242,9 +243,7 @@ def write_prediction(
         model_calls: The model calls this sample made (persona work included).
         aggregate: How the answers were combined (``single``, ``majority``).
         error: Why there is no prediction, when it is known before any answer.
-
-    Returns:
-        The prediction, bound to ``store``.
+        rationale: What the prediction rests on (default: the vote, for several answers).
     """
     label, distribution = combine(answers, labels)
     ok = label is not None and error is None
@@ -254,8 +253,9 @@ def write_prediction(
     voted = ", ".join(
         f"{a.persona or i + 1}: {a.label or 'unparsed'}" for i, a in enumerate(answers)
     )
-    rationale = f"{voted} -> {label}" if len(answers) > 1 else None
-    return Prediction(
+    if rationale is None and len(answers) > 1:
+        rationale = f"{voted} -> {label}"
+    Prediction(
         store=Store(),
         method=method,
         label=label,

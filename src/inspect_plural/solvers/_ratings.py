@@ -148,7 +148,7 @@ def write_rating_prediction(
     rationale: str | None = None,
     aggregate: str = "single",
     error: str | None = None,
-) -> Prediction:
+) -> None:
     """Write a rating method's :class:`Prediction` (``parse_ok`` when every dimension scored).
 
     Args:
@@ -164,9 +164,6 @@ def write_rating_prediction(
         rationale: A synthesis or explanation.
         aggregate: How answers were combined.
         error: Why scores are missing, when known.
-
-    Returns:
-        The prediction, bound to ``store``.
     """
     names = [d.name for d in dimensions]
     kept = {name: float(scores[name]) for name in names if name in scores}
@@ -175,7 +172,7 @@ def write_rating_prediction(
     if not ok and error is None:
         failed = [a.error for a in answers if a.error]
         error = "; ".join(dict.fromkeys(failed)) or f"no score for {', '.join(missing)}"
-    return Prediction(
+    Prediction(
         store=Store(),
         method=method,
         score=kept.get("overall"),

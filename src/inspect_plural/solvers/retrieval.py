@@ -121,8 +121,10 @@ def retrieval_examples(
             response_format=instruction,
         )
         answer, _ = await ask(get_model(role="judge"), prompt, declared, config, labels, mode)
-        prediction = write_prediction(state.store, "retrieval_examples", [answer], labels, 1)
-        prediction.rationale = "retrieved: " + (", ".join(ex.item.id for ex in retrieved) or "none")
+        rationale = "retrieved: " + (", ".join(ex.item.id for ex in retrieved) or "none")
+        write_prediction(
+            state.store, "retrieval_examples", [answer], labels, 1, rationale=rationale
+        )
         return state
 
     return solve
