@@ -1,5 +1,6 @@
 """Inspect tasks, one module per task family."""
 
+from inspect_plural.tasks._batch import BATCH_SUPPORT, BatchSupport, batch_table
 from inspect_plural.tasks._panels import RATING_METHODS, rated_record_to_sample, rating_task
 from inspect_plural.tasks._perspective import (
     COMMON_OPTIONS,
@@ -37,6 +38,9 @@ from inspect_plural.tasks.perspective import (
 )
 
 __all__ = [
+    "BATCH_SUPPORT",
+    "BatchSupport",
+    "batch_table",
     "annotator_task",
     "per_doc",
     "per_mpst",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Epochs, Task
@@ -125,6 +126,23 @@ def rated_record_to_sample(
     )
 
 
+PATH_OPTIONS = ("personas", "persona_docs")
+"""Method options that may hold the user's file paths."""
+
+
+def _logged(option: str, value: Any) -> Any:
+    """An option's value for the task metadata: files by name only, never by path.
+
+    Logs are shared; the user's folder layout says nothing about the run, and the persona
+    set in every sample's store already records its documents by name and SHA-256.
+    """
+    if option not in PATH_OPTIONS:
+        return value
+    if isinstance(value, list):
+        return [Path(v).name for v in value]
+    return Path(value).name if Path(value).is_file() else value
+
+
 def _method(name: str, opts: dict[str, Any], given: set[str], seed: int) -> Solver:
     if name not in RATING_METHODS:
         raise ValueError(f"unknown method {name!r}; one of {sorted(RATING_METHODS)}")
@@ -230,7 +248,7 @@ def rating_task(
             "seed": seed,
             "method": opts["method"],
             "method_options": {
-                k: option_value(k, RATING_METHOD_OPTIONS[k], opts[k])
+                k: _logged(k, option_value(k, RATING_METHOD_OPTIONS[k], opts[k]))
                 for k in sorted(given & set(RATING_METHOD_OPTIONS))
             },
             "dimensions": [d.model_dump() for d in dimensions],

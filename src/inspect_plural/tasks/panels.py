@@ -10,14 +10,18 @@ single-method options of ``RATING_METHOD_OPTIONS`` (``personas``, ``max_rounds``
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai import Task, task
 
+from inspect_plural.sources._hub import sha256_of
 from inspect_plural.sources.mslr import (
     MSLR_DIMENSIONS,
     MSLR_TASK_DESCRIPTION,
     load_mslr,
+    mslr_files,
+    read_mslr,
 )
 from inspect_plural.sources.mslr import sample_per_system as subset_per_system
 from inspect_plural.sources.storysparkqa import (
@@ -25,6 +29,7 @@ from inspect_plural.sources.storysparkqa import (
     STORYSPARKQA_REVISION,
     STORYSPARKQA_TASK_DESCRIPTION,
     load_storysparkqa,
+    storysparkqa_files,
 )
 from inspect_plural.tasks._options import user_options
 from inspect_plural.tasks._panels import rating_task
@@ -68,7 +73,12 @@ def mslr_cochrane(
         seed: Seed of the subset and of every generation.
         **options: Options shared by rating tasks (module docstring).
     """
-    outputs = load_mslr(data_dir=data_dir, other=mslr_other, pio_na=pio_na, demo=demo)
+    if demo:
+        outputs = load_mslr(data_dir=data_dir, other=mslr_other, pio_na=pio_na, demo=True)
+        source = "demo"
+    else:  # load_mslr's own steps, keeping the sheets' origin (names and blobs, no path)
+        paths, source = mslr_files(data_dir)
+        outputs = read_mslr(paths, other=mslr_other, pio_na=pio_na)
     if sample_per_system is not None:
         outputs = subset_per_system(outputs, int(sample_per_system), seed)
     return rating_task(
@@ -79,7 +89,7 @@ def mslr_cochrane(
         content_label="generated summary",
         context_label="target summary",
         demo=demo,
-        data_source="demo" if demo else str(data_dir or "data/mslr_cochrane"),
+        data_source=source,
         seed=seed,
         task_metadata={
             "sample_per_system": sample_per_system,
@@ -126,8 +136,16 @@ def storysparkqa(
         content_label="question-answer pair",
         context_label="story section",
         demo=demo,
-        data_source="demo" if demo else str(ratings),
+        data_source="demo" if demo else _ratings_source(ratings, data_dir, revision),
         seed=seed,
-        task_metadata={"revision": revision, "ratings": ratings},
+        task_metadata={"revision": revision, "ratings": Path(ratings).name if ratings else None},
         **user_options(options),
     )
+
+
+def _ratings_source(ratings: str | None, data_dir: str | None, revision: str) -> str:
+    """The ratings file and the stories, for the log: names and SHA-256s, no paths."""
+    if not ratings:  # load_storysparkqa has already refused this
+        raise ValueError("storysparkqa needs a ratings file or demo=true")
+    _, stories = storysparkqa_files(data_dir, revision)
+    return f"ratings {Path(ratings).name} (sha256 {sha256_of(Path(ratings))[:16]}); {stories}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai import Epochs, Task, task
@@ -53,6 +54,8 @@ from inspect_plural.solvers.perse_baselines import (
     matrix_factorization,
     prior_average,
 )
+from inspect_plural.sources._hub import sha256_of
+from inspect_plural.sources._paths import local_folder
 from inspect_plural.sources.perse import (
     CHOICES,
     PERDOC_ASPECTS,
@@ -171,6 +174,25 @@ def preference_record_to_sample(record: PairwisePreference, demo: bool = False) 
         f"[Plot B]\n{record.pair.plot_b}"
     )
     return Sample(id=record.id, input=text, target=record.choice, metadata=metadata.model_dump())
+
+
+def _local_source(data_dir: str | Path | None, subdir: str, files: Sequence[str]) -> str:
+    """Where the records came from, for the log, without the user's directory layout.
+
+    A path would leak the user's folders into shared logs and still not say which data
+    was read; the folder's own name and each file's name and SHA-256 identify the data.
+
+    Args:
+        data_dir: The task's ``data_dir`` (None: the default data folder).
+        subdir: The dataset's folder under the data root (``per_mpst``, ``per_doc``).
+        files: The names of the files read, in that folder.
+
+    Returns:
+        E.g. ``local perse/: PerMPST.k3.sample.jsonl (sha256 0123456789abcdef)``.
+    """
+    folder = local_folder(data_dir, subdir)
+    digests = ", ".join(f"{name} (sha256 {sha256_of(folder / name)[:16]})" for name in files)
+    return f"local {folder.name}/: {digests}"
 
 
 def _check_options(method: str, methods: Sequence[str], given: dict[str, tuple[Any, str]]) -> None:
@@ -305,7 +327,7 @@ def per_mpst(
         metadata={
             "family": "personal",
             "dataset": "per_mpst",
-            "data_source": "demo" if demo else str(data_dir or "data/per_mpst"),
+            "data_source": "demo" if demo else _local_source(data_dir, "per_mpst", rows.files),
             "files": rows.files,
             "demo": demo,
             "seed": seed,
@@ -407,7 +429,7 @@ def per_doc(
         metadata={
             "family": "personal",
             "dataset": "per_doc",
-            "data_source": "demo" if demo else str(data_dir or "data/per_doc"),
+            "data_source": "demo" if demo else _local_source(data_dir, "per_doc", rows.files),
             "files": rows.files,
             "demo": demo,
             "seed": seed,
