@@ -4,9 +4,9 @@ Each method runs on the real Brexit data (``../shared/data/brexit``, when presen
 every annotator-level task's demo data, with ``plural/random`` and ``--limit``. For each
 run the table gives the samples, annotators, model calls (total, per sample median and
 maximum), the protocol budget and tokens per sample, and the wall time. The budget is
-1 call per sample for the judges and retrieval, the number of known traits for the
-trait ensemble, 0 for the baselines, and for CINEMETRIC 3 per sample plus at most
-12 per annotator (two selection rounds of 1 + 5 validations).
+the protocol minimum of :func:`benchmarks.calls.run_minimum` (1 call per sample for the
+judges and retrieval, the known traits for the trait ensemble, 0 for the baselines,
+and for CINEMETRIC 3 per sample plus each annotator's selection rounds once).
 """
 
 from __future__ import annotations
@@ -19,44 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog
 
-SHARED_BREXIT = Path(__file__).resolve().parents[2] / "shared" / "data" / "brexit"
-TASKS = ["opinionqa", "dp", "brexit", "epic", "mhs", "md_agreement", "dices"]
-METHODS = [
-    "llm_judge",
-    "personalized_judge",
-    "cinemetric",
-    "trait_ensemble",
-    "retrieval_examples",
-    "annotator_majority",
-    "item_majority",
-]
-NEEDS_TRAITS = {"personalized_judge", "trait_ensemble"}
-NO_TRAITS = {"md_agreement"}
+from benchmarks._counting import log_calls, log_tokens
+from benchmarks.calls import ANNOTATOR_METHODS as METHODS
+from benchmarks.calls import ANNOTATOR_TASKS as TASKS
+from benchmarks.calls import NEEDS_TRAITS, NO_TRAITS, SHARED_BREXIT, fresh_caches, run_minimum
 
-
-def _calls(sample: EvalSample) -> int:
-    return sum(1 for event in sample.events if event.event == "model")
-
-
-def _tokens(sample: EvalSample) -> int:
-    return sum(usage.total_tokens for usage in sample.model_usage.values())
-
-
-def _budget(method: str, samples: list[EvalSample], annotators: int) -> int:
-    if method in ("annotator_majority", "item_majority"):
-        return 0
-    if method == "cinemetric":
-        return 3 * len(samples) + 12 * annotators
-    if method == "trait_ensemble":
-        return sum(
-            max(
-                1, sum(1 for v in (s.metadata.get("traits") or {}).values() if v not in ("", "UNK"))
-            )
-            for s in samples
-        )
-    return len(samples)
+__all__ = ["METHODS", "TASKS", "main", "run_one", "summarise"]
 
 
 def run_one(task: str, method: str, limit: int | None, log_dir: str, **args: Any) -> dict[str, Any]:
@@ -79,7 +49,7 @@ def summarise(log: EvalLog, task: str, method: str, wall: float) -> dict[str, An
     if log.status != "success" or not log.samples:
         return {"task": task, "method": method, "status": log.status, "wall_s": round(wall, 2)}
     samples = log.samples
-    calls = [_calls(s) for s in samples]
+    calls = [log_calls(s) for s in samples]
     annotators = len({s.metadata.get("annotator_id") for s in samples})
     accuracy = None
     if log.results and log.results.scores:
@@ -94,8 +64,8 @@ def summarise(log: EvalLog, task: str, method: str, wall: float) -> dict[str, An
         "calls": sum(calls),
         "median_calls": statistics.median(calls),
         "max_calls": max(calls),
-        "budget": _budget(method, samples, annotators),
-        "tokens_per_sample": round(sum(_tokens(s) for s in samples) / len(samples), 1),
+        "budget": run_minimum(method, samples, {}),
+        "tokens_per_sample": round(sum(log_tokens(s) for s in samples) / len(samples), 1),
         "accuracy": accuracy,
         "wall_s": round(wall, 2),
     }
@@ -104,7 +74,7 @@ def summarise(log: EvalLog, task: str, method: str, wall: float) -> dict[str, An
 def main(limit: int = 24, json_path: str | None = None, real_limit: int | None = None) -> None:
     """Run the method matrix and print the table (and write JSON)."""
     rows = []
-    with tempfile.TemporaryDirectory() as log_dir:
+    with fresh_caches(), tempfile.TemporaryDirectory() as log_dir:
         if SHARED_BREXIT.is_dir():
             for method in METHODS:
                 row = run_one("brexit", method, real_limit, log_dir, data_dir=str(SHARED_BREXIT))

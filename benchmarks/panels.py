@@ -20,35 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog
 
-from inspect_plural.solvers._debate import debate_call_budget
+from benchmarks._counting import log_calls, log_tokens
+from benchmarks.calls import SHARED_MSLR, run_minimum, sample_minimum
 
-SHARED_MSLR = Path(__file__).resolve().parents[2] / "shared" / "data" / "mslr_cochrane"
+__all__ = ["PAPER_TOKENS_PER_GROUP", "main", "run_one", "summarise"]
+
 PAPER_TOKENS_PER_GROUP = 18_281
 """MAJ-Eval's reported tokens per group per datapoint (§5.4 cost analysis)."""
-
-
-def _calls(sample: EvalSample) -> int:
-    return sum(1 for event in sample.events if event.event == "model")
-
-
-def _tokens(sample: EvalSample) -> int:
-    return sum(usage.input_tokens + usage.output_tokens for usage in sample.model_usage.values())
-
-
-def _budget(method: str, sample: EvalSample, dims: int, args: dict[str, Any]) -> int:
-    if method == "rouge_l":
-        return 0
-    if method == "geval":
-        return dims
-    if method == "chateval":
-        rounds = int(args.get("chateval_rounds", 2))
-        agents = 5 if args.get("chateval_roles") == "five" else 2
-        extra = rounds - 1 if args.get("chateval_strategy") == "simultaneous_summarizer" else 0
-        return rounds * agents + extra
-    groups = sample.store.get("PanelDebate:groups") or []
-    return sum(debate_call_budget(len(g["personas"]), g["active_per_round"]) for g in groups)
 
 
 def summarise(
@@ -58,18 +38,17 @@ def summarise(
     if log.status != "success" or not log.samples:
         return {"run": label, "method": method, "status": log.status}
     samples = log.samples
-    dims = len(log.eval.metadata.get("dimensions", [])) if log.eval.metadata else 0
-    calls = [_calls(s) for s in samples]
-    budgets = [_budget(method, s, dims, args) for s in samples]
+    calls = [log_calls(s) for s in samples]
+    budgets = [sample_minimum(method, s, args) for s in samples]
     row: dict[str, Any] = {
         "run": label,
         "method": method,
         "samples": len(samples),
         "calls": sum(calls),
-        "budget": sum(budgets),
+        "budget": run_minimum(method, samples, args),
         "over_budget": sum(c > b for c, b in zip(calls, budgets)),
         "median_calls": statistics.median(calls),
-        "tokens_per_sample": round(sum(_tokens(s) for s in samples) / len(samples)),
+        "tokens_per_sample": round(sum(log_tokens(s) for s in samples) / len(samples)),
         "wall_s": round(wall, 1),
     }
     if method == "maj_eval":
