@@ -1,25 +1,37 @@
-"""Load and split time, and peak memory, of the annotator-level sources at full size.
+"""Load time and peak memory of the large sources, from generated files at real size.
 
 A generated file the size of the real one is written in the official schema (benchmark
-rows, not real data): MHS (135,556 rows, 39,565 comments, 7,912 annotators, 131 columns)
-and, when ``inspect_plural.sources.dices`` provides ``load_dices``, DICES-990 (72,103 rows,
-173 raters, 990 conversations, 43 columns). Each is then loaded and split in a *fresh
-subprocess*, so the peak RSS (``ru_maxrss``) belongs to that load alone; the RSS after the
-imports is reported too.
+rows, not real data): MHS (135,556 rows, 39,565 comments, 7,912 annotators, 131 columns),
+DICES-990 (72,103 rows, 173 raters, 990 conversations, 43 columns) and PersonaEval
+Literary (26,208 rows; prompts and profiles of the demo file's lengths). Each is then
+loaded in a *fresh subprocess*, so the peak RSS (``VmHWM``, and ``ru_maxrss``) belongs to
+that load alone, and timed up to the first sample: MHS and DICES are loaded, split
+(PersEval split, also the CINEMETRIC split) and turned into the PersEval samples;
+PersonaEval is read, turned into samples, and its task built as
+``personaeval_literary(data_dir=...)`` does. Targets: at most 10 s to the first sample
+and at most 2 GB peak RSS per dataset.
 
-Usage: ``python -m benchmarks.loading [--rows N] [--json PATH]``.
+``run(quick=True)`` measures files of a tenth of the rows (the scale is printed) in the
+calling process, its peak RSS reset before each dataset: at real size, with a child per
+step, the section takes about a minute, far over its 15 s share of the quick suite.
+
+Usage: ``python -m benchmarks.loading [--rows N] [--quick] [--json PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
+import random
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,66 +44,191 @@ MHS_ANNOTATORS = 7_912
 DICES_ROWS = 72_103
 DICES_RATERS = 173
 DICES_ITEMS = 990
+PERSONAEVAL_ROWS = 26_208
+PERSONAEVAL_OPTIONS = 4
+PROMPT_CHARS = (1_200, 2_200)
+"""Length range of a generated PersonaEval prompt (the demo rows: about 1,700)."""
+PROFILE_CHARS = (100, 250)
+"""Length range of a generated candidate profile (the demo rows: about 160)."""
 
-CHILD = r"""
-import json, resource, sys, time
-kind, folder = sys.argv[1], sys.argv[2]
-from inspect_plural.splits import cinemetric_split, perseval_split
-if kind == "mhs":
-    from inspect_plural.sources.mhs import load_mhs as load
-    kwargs = {}
-else:
-    from inspect_plural.sources.dices import load_dices as load
-    kwargs = json.loads(sys.argv[3])
-def hwm():
-    # VmHWM: peak RSS of this process image only (ru_maxrss also counts the parent's
-    # pages at fork time, which Linux carries across execve).
+TARGET_S = 10.0
+TARGET_RSS_MB = 2048.0
+QUICK_SCALE = 0.1
+"""Share of the real rows generated in quick mode."""
+DATASETS = ("mhs", "dices-990", "personaeval-literary")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One dataset for a measuring child: its name, its folder and loader arguments."""
+
+    dataset: str
+    folder: str
+    kwargs: dict[str, str] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------
+# Measuring (run in the child processes)
+# --------------------------------------------------------------------------------------
+
+
+def _vm_hwm_mb() -> float | None:
+    """Peak RSS of this process image (``VmHWM``), unlike ``ru_maxrss`` not inherited.
+
+    Linux carries a parent's ``ru_maxrss`` across fork and execve, so it can exceed what
+    the child itself used.
+    """
     try:
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
     return None
-rss_imports = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-hwm_imports = hwm()
-start = time.perf_counter()
-corpus = load(data_dir=folder, **kwargs)
-load_s = time.perf_counter() - start
-start = time.perf_counter()
-perseval = perseval_split(corpus)
-perseval_s = time.perf_counter() - start
-start = time.perf_counter()
-cinemetric = cinemetric_split(corpus)
-cinemetric_s = time.perf_counter() - start
-from inspect_plural.tasks._perspective import build_samples
-start = time.perf_counter()
-samples = build_samples(corpus, perseval, named=True)
-samples_s = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-hwm_peak = hwm()
-print(json.dumps({
-    "load_s": round(load_s, 3),
-    "perseval_split_s": round(perseval_s, 3),
-    "cinemetric_split_s": round(cinemetric_s, 3),
-    "perseval_samples_s": round(samples_s, 3),
-    "perseval_samples": len(samples),
-    "rss_after_imports_mb": round(rss_imports / 1024, 1),
-    "peak_rss_mb": round(peak / 1024, 1),
-    "vm_hwm_after_imports_mb": None if hwm_imports is None else round(hwm_imports / 1024, 1),
-    "vm_hwm_peak_mb": None if hwm_peak is None else round(hwm_peak / 1024, 1),
-    "judgments": int(len(corpus.judgments)),
-    "items": len(corpus.items),
-    "annotators": len(corpus.annotators),
-    "perseval_test_judgments": int(len(perseval.test)),
-    "perseval_test_users": int(perseval.summary["test_users"]),
-    "cinemetric_test_judgments": int(len(cinemetric.test)),
-}))
-"""
+
+
+def _reset_peak() -> bool:
+    """Reset ``VmHWM`` to the current RSS (Linux ``clear_refs``); False where unsupported."""
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _ru_maxrss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _timed(step: Any, *args: Any, **kwargs: Any) -> tuple[Any, float, float]:
+    """The step's value, wall seconds and CPU seconds (of every thread of the process)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    value = step(*args, **kwargs)
+    return value, round(time.perf_counter() - start, 3), round(time.process_time() - cpu, 3)
+
+
+def _measure_annotated(kind: str, folder: str, kwargs: dict[str, str]) -> dict[str, Any]:
+    """Load, split and build the PersEval samples of MHS or DICES."""
+    from inspect_plural.sources.dices import load_dices
+    from inspect_plural.sources.mhs import load_mhs
+    from inspect_plural.splits import cinemetric_split, perseval_split
+    from inspect_plural.tasks._perspective import build_samples
+
+    load = load_mhs if kind == "mhs" else load_dices
+    corpus, load_s, load_cpu = _timed(load, data_dir=folder, **kwargs)
+    perseval, perseval_s, perseval_cpu = _timed(perseval_split, corpus)
+    cinemetric, cinemetric_s, _ = _timed(cinemetric_split, corpus)
+    samples, samples_s, samples_cpu = _timed(build_samples, corpus, perseval, named=True)
+    return {
+        "load_s": load_s,
+        "perseval_split_s": perseval_s,
+        "cinemetric_split_s": cinemetric_s,
+        "split_s": round(perseval_s + cinemetric_s, 3),
+        "samples_s": samples_s,
+        "to_first_sample_s": round(load_s + perseval_s + samples_s, 3),
+        "to_first_sample_cpu_s": round(load_cpu + perseval_cpu + samples_cpu, 3),
+        "samples": len(samples),
+        "judgments": int(len(corpus.judgments)),
+        "items": len(corpus.items),
+        "annotators": len(corpus.annotators),
+        "perseval_test_judgments": int(len(perseval.test)),
+        "perseval_test_users": int(perseval.summary["test_users"]),
+        "cinemetric_test_judgments": int(len(cinemetric.test)),
+    }
+
+
+def _measure_personaeval(folder: str) -> dict[str, Any]:
+    """Read Literary.csv, build its samples, then build the task as a user runs it."""
+    from inspect_plural.sources.personaeval import load_personaeval
+    from inspect_plural.tasks.personaeval import personaeval_literary, record_to_sample
+
+    def to_samples(items: list[Any]) -> list[Any]:
+        return [record_to_sample(item) for item in items]
+
+    (items, _), load_s, _ = _timed(load_personaeval, "literary", data_dir=folder)
+    samples, samples_s, _ = _timed(to_samples, items)
+    n_items, n_samples = len(items), len(samples)
+    del items, samples  # the task below loads its own copy
+    task, task_s, task_cpu = _timed(personaeval_literary, data_dir=folder)
+    return {
+        "load_s": load_s,
+        "samples_s": samples_s,
+        "task_s": task_s,
+        "to_first_sample_s": task_s,
+        "to_first_sample_cpu_s": task_cpu,
+        "samples": n_samples,
+        "items": n_items,
+        "task_samples": len(task.dataset),
+    }
+
+
+def measure_jobs(jobs: Sequence[Job], reset: bool) -> list[dict[str, Any]]:
+    """Measure each job in turn in this process.
+
+    Args:
+        jobs: The datasets.
+        reset: Reset the peak RSS before each job (when several share a process); the
+            peak then also holds what the process held before the job
+            (``vm_hwm_before_mb``).
+
+    Returns:
+        One result per job.
+    """
+    import inspect_plural.sources.dices
+    import inspect_plural.sources.mhs
+    import inspect_plural.splits
+    import inspect_plural.tasks._perspective
+    import inspect_plural.tasks.personaeval  # noqa: F401  (imports are not timed)
+
+    after_imports = _vm_hwm_mb()
+    ru_after_imports = _ru_maxrss_mb()
+    results = []
+    for job in jobs:
+        was_reset = reset and _reset_peak()
+        before = _vm_hwm_mb()
+        if job.dataset == "personaeval-literary":
+            result = _measure_personaeval(job.folder)
+        else:
+            result = _measure_annotated(job.dataset, job.folder, job.kwargs)
+        peak = _vm_hwm_mb()
+        result.update(
+            dataset=job.dataset,
+            vm_hwm_peak_mb=peak,
+            vm_hwm_before_mb=before,
+            vm_hwm_growth_mb=None if peak is None or before is None else round(peak - before, 1),
+            vm_hwm_after_imports_mb=after_imports,
+            peak_reset=was_reset,
+            rss_after_imports_mb=ru_after_imports,
+            peak_rss_mb=_ru_maxrss_mb(),
+        )
+        results.append(result)
+        gc.collect()
+    return results
+
+
+def child_main(jobs: Sequence[dict[str, Any]]) -> None:
+    """Measure the jobs in this (child) process, printing one JSON line per job.
+
+    Args:
+        jobs: :class:`Job` fields per dataset.
+    """
+    for result in measure_jobs([Job(**fields) for fields in jobs], reset=len(jobs) > 1):
+        print(json.dumps(result), flush=True)
+
+
+# --------------------------------------------------------------------------------------
+# Generated files
+# --------------------------------------------------------------------------------------
 
 
 def write_mhs_parquet(folder: Path, rows: int = MHS_ROWS, seed: int = 0) -> Path:
-    """A generated parquet with the 131 official MHS columns (benchmark rows)."""
+    """A generated parquet with the 131 official MHS columns (benchmark rows).
+
+    Below the real 135,556 rows, comments and annotators shrink in proportion.
+    """
     from inspect_plural.sources.mhs import (
         EDUCATION_VALUES,
         IDEOLOGY_VALUES,
@@ -101,8 +238,9 @@ def write_mhs_parquet(folder: Path, rows: int = MHS_ROWS, seed: int = 0) -> Path
     )
 
     rng = np.random.default_rng(seed)
-    n_comments = min(MHS_COMMENTS, rows)
-    n_annotators = min(MHS_ANNOTATORS, rows)
+    share = min(1.0, rows / MHS_ROWS)  # fewer rows: as many judgments per annotator
+    n_comments = max(1, min(round(MHS_COMMENTS * share), rows))
+    n_annotators = max(1, min(round(MHS_ANNOTATORS * share), rows))
     comment_ids = np.sort(rng.choice(np.arange(1, 60_000), n_comments, replace=False))
     annotator_ids = np.sort(rng.choice(np.arange(1, 12_000), n_annotators, replace=False))
     # Every comment and annotator appears; pairs are almost all distinct.
@@ -149,14 +287,21 @@ def _dices_layout() -> tuple[str, list[str]]:
     return Path(DICES_FILES["990"]).name, list(DICES_COLUMNS["990"])
 
 
-def write_dices_csv(folder: Path, filename: str, columns: list[str], seed: int = 0) -> Path:
-    """A generated DICES-990 CSV (benchmark rows) with the given columns."""
+def write_dices_csv(
+    folder: Path, filename: str, columns: list[str], seed: int = 0, rows: int = DICES_ROWS
+) -> Path:
+    """A generated DICES-990 CSV (benchmark rows) with the given columns.
+
+    ``rows`` below the real 72,103 keep about 73 ratings per conversation, with fewer
+    conversations.
+    """
     rng = np.random.default_rng(seed)
-    per_item = DICES_ROWS // DICES_ITEMS
-    extra = DICES_ROWS - per_item * DICES_ITEMS
+    n_items = max(1, round(DICES_ITEMS * rows / DICES_ROWS))
+    per_item = rows // n_items
+    extra = rows - per_item * n_items
     raters = np.array([str(10**15 + int(r)) for r in rng.integers(0, 10**14, DICES_RATERS)])
     rater_rows, item_rows = [], []
-    for item in range(DICES_ITEMS):
+    for item in range(n_items):
         count = per_item + (1 if item < extra else 0)
         rater_rows.append(rng.permutation(DICES_RATERS)[:count])
         item_rows.append(np.full(count, item))
@@ -164,7 +309,7 @@ def write_dices_csv(folder: Path, filename: str, columns: list[str], seed: int =
     item_index = np.concatenate(item_rows)
     rows = len(rater_index)
     answers = np.array(["No", "Unsure", "Yes"], dtype=object)
-    latent = rng.normal(0, 1, DICES_ITEMS)[item_index] + rng.normal(0, 0.8, rows)
+    latent = rng.normal(0, 1, n_items)[item_index] + rng.normal(0, 0.8, rows)
     overall = answers[np.digitize(latent, [0.5, 1.0])]
     pick = rng.integers
 
@@ -213,79 +358,86 @@ def write_dices_csv(folder: Path, filename: str, columns: list[str], seed: int =
     return path
 
 
-def _measure(kind: str, folder: Path, kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
-    command = [sys.executable, "-c", CHILD, kind, str(folder), json.dumps(kwargs or {})]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{kind} benchmark child failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+_VOCABULARY = (
+    "the ship harbour storm letter garden window mother captain promise winter road "
+    "quiet bright never always silver old young kind proud said asked turned smiled "
+    "would could should must thought knew believed feared hoped wanted the a of and "
+    "in to with from under over before after because although while"
+)
 
 
-def _table(results: dict[str, dict[str, Any]]) -> str:
-    columns = [
-        ("load_s", "load s"),
-        ("perseval_split_s", "perseval s"),
-        ("cinemetric_split_s", "cinemetric s"),
-        ("perseval_samples_s", "PersEval samples s"),
-        ("peak_rss_mb", "peak RSS MB (ru_maxrss)"),
-        ("rss_after_imports_mb", "after imports MB"),
-        ("vm_hwm_peak_mb", "VmHWM MB"),
-        ("rows", "rows"),
-        ("annotators", "annotators"),
-        ("items", "items"),
-        ("perseval_test_judgments", "PersEval test"),
-        ("cinemetric_test_judgments", "CINEMETRIC test"),
-    ]
-    lines = ["| dataset | " + " | ".join(title for _, title in columns) + " |"]
-    lines.append("|---" * (len(columns) + 1) + "|")
-    for name, result in results.items():
-        cells = [str(result.get(key, "")) for key, _ in columns]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+def write_personaeval_csv_file(folder: Path, rows: int = PERSONAEVAL_ROWS, seed: int = 0) -> Path:
+    """A generated Literary.csv in the official schema (benchmark rows, not real data).
 
-
-def main(rows: int = MHS_ROWS, json_path: str | None = None) -> dict[str, Any]:
-    """Generate the files, measure each in a fresh process, print a table.
+    Each prompt has the official ``# Conversation`` ... ``# Task`` layout, two turns and
+    the candidate list, 1,200-2,200 characters; profiles are 100-250 characters; names
+    are distinct per row and ``gt`` is one of them.
 
     Args:
-        rows: MHS rows to generate (the real file has 135,556).
-        json_path: Also write the results to this JSON file.
+        folder: Where to write ``Literary.csv``.
+        rows: Rows to write (the real file has 26,208).
+        seed: Seed of the generated text.
 
     Returns:
-        Dataset -> measurements (``skipped`` holds the reason a dataset was left out).
-
+        The path written.
     """
-    results: dict[str, dict[str, Any]] = {}
-    skipped: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="plural-loading-") as tmp:
-        folder = Path(tmp)
-        generated = _generate("mhs", folder / "mhs", rows)
-        results["mhs"] = {
-            "rows": rows,
-            "generate_s": generated,
-            **_measure("mhs", folder / "mhs"),
-        }
-        filename, _ = _dices_layout()
-        generated = _generate("dices", folder / "dices", DICES_ROWS)
-        try:
-            measured = _measure("dices", folder / "dices", {"subset": "990"})
-        except RuntimeError as ex:
-            skipped["dices"] = str(ex)
-            print(f"DICES-990: failed on the generated {filename}: {ex}")
-        else:
-            results["dices-990"] = {
-                "rows": DICES_ROWS,
-                "generate_s": generated,
-                "file": filename,
-                **measured,
-            }
-    print(_table(results))
-    output: dict[str, Any] = {**results, "skipped": skipped}
-    if json_path:
-        Path(json_path).write_text(json.dumps(output, indent=2) + "\n", encoding="utf-8")
-    return output
+    from inspect_plural.records import RoleCandidate, RoleItem
+    from inspect_plural.sources.personaeval import PERSONAEVAL_TRACKS, write_personaeval_csv
+
+    rng = random.Random(seed)
+    words = _VOCABULARY.split()
+    pool = " ".join(rng.choice(words) for _ in range(100_000))
+
+    def text(low: int, high: int) -> str:
+        size = rng.randint(low, high)
+        start = rng.randrange(len(pool) - size)
+        return pool[start : start + size].strip().capitalize() + "."
+
+    items = []
+    for i in range(rows):
+        names = [f"Bench Person {i}-{j}" for j in range(PERSONAEVAL_OPTIONS)]
+        candidates = [RoleCandidate(name=name, profile=text(*PROFILE_CHARS)) for name in names]
+        listed = "\n\n".join(
+            f"## {j}. {c.name}\n{c.profile}" for j, c in enumerate(candidates, start=1)
+        )
+        budget = max(200, rng.randint(*PROMPT_CHARS) - len(listed) - 300)
+        first = rng.randint(budget // 4, budget // 2)
+        conversation = (
+            f"[Character1: Bench Narrator {i}]\n[Begin]\n{text(first, first)}\n[End]\n\n"
+            f"[Character2]\n[Begin]\n{text(budget - first, budget - first)}\n[End]"
+        )
+        prompt = (
+            "Benchmark prompt (generated, not from PersonaEval).\n\n"
+            f"# Conversation\n\n{conversation}\n\n# Task\n\n"
+            "Decide how likely each candidate below is Character2; probabilities add up "
+            f"to 1.\n\n# Character Candidates\n\n{listed}"
+        )
+        items.append(
+            RoleItem(
+                id=f"literary-{i:05d}",
+                track="literary",
+                conversation=conversation,
+                source_prompt=prompt,
+                candidates=candidates,
+                true_role=names[rng.randrange(PERSONAEVAL_OPTIONS)],
+            )
+        )
+    filename, _ = PERSONAEVAL_TRACKS["literary"]
+    return write_personaeval_csv(folder / filename, items)
+
+
+# --------------------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------------------
+
+
+def _root() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def _child_env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in [str(_root()), os.environ.get("PYTHONPATH", "")] if p)
+    return {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1"}
 
 
 def _write(kind: str, folder: Path, rows: int) -> None:
@@ -293,36 +445,229 @@ def _write(kind: str, folder: Path, rows: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if kind == "mhs":
         write_mhs_parquet(folder, rows)
-    else:
+    elif kind in ("dices", "dices-990"):
         filename, columns = _dices_layout()
-        write_dices_csv(folder, filename, columns)
+        write_dices_csv(folder, filename, columns, rows=rows)
+    else:
+        write_personaeval_csv_file(folder, rows)
 
 
-def _generate(kind: str, folder: Path, rows: int) -> float:
-    """Write a generated file in a child process, so this process stays small.
+def _generate(kind: str, folder: Path, rows: int, in_process: bool = False) -> float:
+    """Write a generated file, by default in a child process, so this process stays small.
 
     Linux carries a parent's peak RSS into the ``ru_maxrss`` of the children it starts
-    afterwards, so the measuring children must be started from a small parent.
+    afterwards, so the measuring children are best started from a small parent.
     """
-    code = (
-        "import sys; from pathlib import Path; from benchmarks.loading import _write; "
-        "_write(sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]))"
-    )
-    root = Path(__file__).resolve().parents[1]
-    path = os.pathsep.join(p for p in [str(root), os.environ.get("PYTHONPATH", "")] if p)
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", code, kind, str(folder), str(rows)],
-        check=True,
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": path},
-    )
+    if in_process:
+        _write(kind, folder, rows)
+    else:
+        code = (
+            "import sys; from pathlib import Path; from benchmarks.loading import _write; "
+            "_write(sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]))"
+        )
+        subprocess.run(
+            [sys.executable, "-c", code, kind, str(folder), str(rows)],
+            check=True,
+            cwd=_root(),
+            env=_child_env(),
+        )
     return round(time.perf_counter() - start, 2)
+
+
+def _measure(jobs: list[Job]) -> list[dict[str, Any]]:
+    """Measure the jobs in one fresh child process (see :func:`child_main`)."""
+    code = (
+        "import json, sys; from benchmarks.loading import child_main; "
+        "child_main(json.loads(sys.argv[1]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps([asdict(job) for job in jobs])],
+        capture_output=True,
+        text=True,
+        cwd=_root(),
+        env=_child_env(),
+        check=False,
+    )
+    if done.returncode != 0:
+        names = ", ".join(job.dataset for job in jobs)
+        raise RuntimeError(f"loading benchmark child ({names}) failed:\n{done.stderr[-3000:]}")
+    lines = [line for line in done.stdout.splitlines() if line.startswith('{"')]
+    return [json.loads(line) for line in lines]
+
+
+def _peak(result: dict[str, Any]) -> float:
+    hwm = result.get("vm_hwm_peak_mb")
+    return float(hwm if hwm is not None else result["peak_rss_mb"])
+
+
+def _judge(result: dict[str, Any]) -> dict[str, Any]:
+    time_ok = result["to_first_sample_s"] <= TARGET_S
+    rss_ok = _peak(result) <= TARGET_RSS_MB
+    return {"time_ok": time_ok, "rss_ok": rss_ok, "pass": time_ok and rss_ok}
+
+
+def _table(results: dict[str, dict[str, Any]]) -> str:
+    header = (
+        f"{'dataset':<22}{'rows':>8}{'file MB':>9}{'load s':>8}{'split s':>9}"
+        f"{'samples s':>11}{'to 1st sample s':>17}{'CPU s':>7}{'peak RSS MB':>13}{'growth MB':>11}"
+        f"{'target':>8}"
+    )
+    lines = [header, "-" * len(header)]
+    for name, r in results.items():
+        split = f"{r['split_s']:.2f}" if "split_s" in r else "-"
+        lines.append(
+            f"{name:<22}{r['rows']:>8}{r['file_mb']:>9.1f}{r['load_s']:>8.2f}{split:>9}"
+            f"{r['samples_s']:>11.2f}{r['to_first_sample_s']:>17.2f}"
+            f"{r['to_first_sample_cpu_s']:>7.2f}{_peak(r):>13.1f}"
+            f"{r.get('vm_hwm_growth_mb') or 0.0:>11.1f}{'pass' if r['pass'] else 'FAIL':>8}"
+        )
+    return "\n".join(lines)
+
+
+def _size_mb(folder: Path) -> float:
+    return round(sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20, 1)
+
+
+def measure(
+    scale: float = 1.0, mhs_rows: int | None = None, in_process: bool = False
+) -> dict[str, Any]:
+    """Generate the files, measure them, print the section and return the results.
+
+    Args:
+        scale: Share of the real rows to generate.
+        mhs_rows: MHS rows, overriding ``scale`` for MHS.
+        in_process: Generate and measure in this process (the peak RSS reset before
+            each dataset, so it holds this process's own memory too) instead of a fresh
+            child process per step; saves the children's imports (seconds each).
+
+    Returns:
+        Per dataset the timings, peak RSS and target verdicts; skipped datasets with the
+        reason; the scale and the targets.
+    """
+    rows = {
+        "mhs": mhs_rows if mhs_rows is not None else max(1, round(MHS_ROWS * scale)),
+        "dices-990": max(1, round(DICES_ROWS * scale)),
+        "personaeval-literary": max(1, round(PERSONAEVAL_ROWS * scale)),
+    }
+    where = "this process, peak reset per dataset" if in_process else "a fresh process each"
+    print(f"== Loading: generated files in the official schemas, measured in {where}")
+    if scale != 1.0:
+        print(f"scale {scale:g}: {scale:.0%} of the real rows (quick mode)")
+    start = time.perf_counter()
+    results: dict[str, dict[str, Any]] = {}
+    skipped: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="plural-loading-") as tmp:
+        jobs: list[Job] = []
+        for name in DATASETS:
+            folder = Path(tmp) / name
+            generate_s = _generate(name, folder, rows[name], in_process=in_process)
+            results[name] = {"rows": rows[name], "file_mb": _size_mb(folder)}
+            results[name]["generate_s"] = generate_s
+            kwargs = {"subset": "990"} if name == "dices-990" else {}
+            jobs.append(Job(name, str(folder), kwargs))
+        batches = [jobs] if in_process else [[job] for job in jobs]
+        for batch in batches:
+            try:
+                measured = measure_jobs(batch, reset=True) if in_process else _measure(batch)
+            except (RuntimeError, ValueError, OSError) as ex:
+                for job in batch:
+                    skipped[job.dataset] = str(ex)
+                print(f"failed: {ex}")
+                continue
+            for result in measured:
+                name = result.pop("dataset")
+                results[name].update(result)
+                results[name].update(_judge(results[name]))
+    for name in skipped:
+        results.pop(name, None)
+    print(_table(results))
+    load_1m = os.getloadavg()[0]
+    print(f"load average during the section: {load_1m:.2f} on {os.cpu_count()} cores")
+    print(
+        f"targets: <= {TARGET_S:g} s to the first sample (load + PersEval split + samples; "
+        f"PersonaEval: the task built) and <= {TARGET_RSS_MB:g} MB peak RSS (VmHWM; growth: "
+        "above the process's RSS before the load)"
+    )
+    return {
+        "scale": scale,
+        "in_process": in_process,
+        "target_s": TARGET_S,
+        "target_rss_mb": TARGET_RSS_MB,
+        "datasets": results,
+        "skipped": skipped,
+        "all_pass": not skipped and all(r["pass"] for r in results.values()),
+        "wall_s": round(time.perf_counter() - start, 1),
+        "load_average": round(load_1m, 2),
+    }
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """The loading section of ``python -m benchmarks``.
+
+    Args:
+        quick: Files of :data:`QUICK_SCALE` of the real rows, generated and measured in
+            this process.
+
+    Returns:
+        See :func:`measure`.
+    """
+    if quick:
+        return measure(scale=QUICK_SCALE, in_process=True)
+    return measure()
+
+
+_NAMES = {"mhs": "MHS", "dices-990": "DICES-990", "personaeval-literary": "PersonaEval Literary"}
+
+
+def summary(result: dict[str, Any]) -> list[str]:
+    """One-line results for the suite's summary table.
+
+    Args:
+        result: What :func:`run` returned.
+
+    Returns:
+        One line per dataset and the verdict.
+    """
+    scale = "" if result["scale"] == 1.0 else f" (scale {result['scale']:g})"
+    lines = [
+        f"load {_NAMES.get(name, name)}: {r['to_first_sample_s']:.1f} s, {_peak(r):.0f} MB{scale}"
+        for name, r in result["datasets"].items()
+    ]
+    lines += [f"load {_NAMES.get(name, name)}: skipped" for name in result["skipped"]]
+    verdict = "pass" if result["all_pass"] else "FAIL"
+    lines.append(
+        f"loading targets (<= {result['target_s']:g} s, <= {result['target_rss_mb']:g} MB): "
+        f"{verdict}"
+    )
+    return lines
+
+
+def main(rows: int = MHS_ROWS, json_path: str | None = None) -> dict[str, Any]:
+    """Measure every dataset at real size (MHS at ``rows``), print the table.
+
+    Args:
+        rows: MHS rows to generate (the real file has 135,556).
+        json_path: Also write the results to this JSON file.
+
+    Returns:
+        See :func:`measure`.
+    """
+    result = measure(mhs_rows=rows)
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return result
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.loading")
     parser.add_argument("--rows", type=int, default=MHS_ROWS, help="MHS rows to generate")
+    parser.add_argument("--quick", action="store_true", help="a tenth of the rows, in process")
     parser.add_argument("--json", default=None, help="write results to this JSON file")
     args = parser.parse_args()
-    main(rows=args.rows, json_path=args.json)
+    if args.quick:
+        output = run(quick=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(output, indent=2) + "\n", encoding="utf-8")
+    else:
+        main(rows=args.rows, json_path=args.json)

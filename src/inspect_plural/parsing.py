@@ -26,6 +26,7 @@ __all__ = [
     "character_key",
     "extract_field",
     "extract_json_object",
+    "join_surrogate_escapes",
     "match_label",
     "match_option",
     "PLOT_CHOICES",
@@ -128,7 +129,38 @@ def _json_candidates(text: str) -> list[str]:
     return bare + [body for _, body in _FENCE.findall(text)]
 
 
+_SURROGATE_PAIR = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+
+
+def join_surrogate_escapes(text: str) -> str:
+    r"""JSON text with each ``\ud83d\ude00`` escape pair written as its character.
+
+    ``json.loads`` joins such pairs (an emoji escaped by an ASCII-only JSON writer),
+    ``json_repair`` does not: it returns two surrogates, which no log can store (they
+    are not UTF-8). With the pairs joined first, a repaired answer reads as
+    ``json.loads`` reads a valid one. An escaped backslash is left alone, and so is a
+    lone surrogate escape (``json.loads`` gives a lone surrogate for it).
+
+    Args:
+        text: JSON text (or text holding some).
+
+    Returns:
+        The text.
+    """
+    if "\\u" not in text and "\\U" not in text:
+        return text
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return match.group(0)  # an escaped backslash
+        high, low = int(match.group(1), 16), int(match.group(2), 16)
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+
+    return _SURROGATE_PAIR.sub(one, text)
+
+
 def _load_object(candidate: str) -> dict[str, Any] | None:
+    candidate = join_surrogate_escapes(candidate)
     try:
         value = json.loads(candidate)
     except (ValueError, RecursionError):  # RecursionError: an object nested ~1000 deep
@@ -167,7 +199,10 @@ def _to_number(value: Any) -> tuple[float | None, bool]:
     if isinstance(value, bool):
         return None, False
     if isinstance(value, (int, float)):
-        return float(value), False
+        try:
+            return float(value), False
+        except OverflowError:  # an integer beyond any float: not a probability
+            return (math.inf if value > 0 else -math.inf), False
     if isinstance(value, str):
         text = unicodedata.normalize("NFKC", value).strip()
         if re.fullmatch(r"[^,]*\d,\d+[^,]*", text) and "." not in text:
@@ -597,7 +632,7 @@ def _characters_from_json(text: str) -> list[CharacterParse]:
     entries: list[Any] = []
     for candidate in reversed(_json_candidates(text) + re.findall(r"\[[\s\S]*\]", text)):
         try:
-            value = json_repair.loads(candidate)
+            value = json_repair.loads(join_surrogate_escapes(candidate))
         except Exception:  # json_repair can raise on pathological input
             continue
         if isinstance(value, dict):

@@ -10,6 +10,7 @@ failures come back with the reason.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -78,7 +79,10 @@ def _value(raw: Any) -> float | None:
     if isinstance(raw, bool):
         return None
     if isinstance(raw, (int, float)):
-        return float(raw)
+        try:
+            return float(raw)
+        except OverflowError:  # an integer beyond any float: outside every scale
+            return math.inf if raw > 0 else -math.inf
     if isinstance(raw, dict):
         for key in ("score", "value", "rating"):
             if key in raw:

@@ -174,7 +174,10 @@ def _score_value(token: str, low: int, high: int) -> int | None:
     text = token.strip()
     if not text.isdecimal() or not text.isascii():
         return None
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # more digits than Python converts (4,300): no score
+        return None
     return value if low <= value <= high else None
 
 
@@ -214,7 +217,8 @@ def weighted_score(
     total = sum(merged.values())
     if total <= 0:
         return None, merged
-    return sum(v * p for v, p in merged.items()) / total, merged
+    score = sum(v * p for v, p in merged.items()) / total
+    return min(max(score, float(low)), float(high)), merged  # rounding stays in the scale
 
 
 def sample_mean_score(

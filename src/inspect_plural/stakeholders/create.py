@@ -34,7 +34,7 @@ from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field, RootModel, ValidationError
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
-from inspect_plural.parsing import extract_json_object
+from inspect_plural.parsing import extract_json_object, join_surrogate_escapes
 from inspect_plural.prompts import load_template
 from inspect_plural.stakeholders._cache import cache_key, read_cached, write_cached
 from inspect_plural.stakeholders.records import (
@@ -270,7 +270,7 @@ _FENCE = re.compile(r"```[ \t]*[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 
 def _json_value(text: str) -> Any:
     """The answer's JSON value (object or list; fenced preferred), or None if there is none."""
-    text = text or ""
+    text = join_surrogate_escapes(text or "")
     for body in reversed(_FENCE.findall(text)):
         for loader in (json.loads, json_repair.loads):
             try:
@@ -281,7 +281,7 @@ def _json_value(text: str) -> Any:
                 return value
     try:
         value = json.loads(text.strip())
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested about 1,000 deep
         value = None
     if isinstance(value, (dict, list)):
         return value
@@ -465,14 +465,17 @@ def parse_grouping(text: str) -> list[StakeholderGroup] | None:
             group.members += members
             continue
         characteristics = _text(_first(keyed, "characteristics", "description"))
-        groups[key] = StakeholderGroup(
-            name=name,
-            characteristics=characteristics,
-            simple_role=_text(_first(keyed, "simple_role", "role", "role_description")),
-            members=members,
-            perspectives=[p.perspective for p in perspectives],
-            perspective_evidence=perspectives,
-        )
+        try:
+            groups[key] = StakeholderGroup(
+                name=name,
+                characteristics=characteristics,
+                simple_role=_text(_first(keyed, "simple_role", "role", "role_description")),
+                members=members,
+                perspectives=[p.perspective for p in perspectives],
+                perspective_evidence=perspectives,
+            )
+        except ValidationError:  # a name pydantic cannot read (a lone surrogate)
+            continue
     return list(groups.values()) or None
 
 
