@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
+from pydantic_core import to_jsonable_python
 from typing_extensions import Self
 
 __all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord"]
@@ -79,6 +80,14 @@ class StoredRecord(StoreModel):
     therefore written with :meth:`write_to` and read with :meth:`read`.
     """
 
+    sparse_fields: ClassVar[frozenset[str]] = frozenset()
+    """Fields :meth:`write_to` leaves out of the store while they hold their default.
+
+    Inspect logs every stored key of every record as a change in the sample's events
+    (several times over), so a record written for every sample keeps its rarely-used
+    fields out of the store until they are set.
+    """
+
     def model_post_init(self, context: Any) -> None:
         """Bind to the store as ``StoreModel`` does, except for :meth:`read` snapshots."""
         if isinstance(context, dict) and context.get(_SNAPSHOT):
@@ -111,21 +120,48 @@ class StoredRecord(StoreModel):
         }
         return cls.model_validate(data, context={_SNAPSHOT: True, "instance": instance})
 
+    @classmethod
+    def detached(cls, **fields: Any) -> Self:
+        """A record on no sample's store, to fill and then :meth:`write_to` one.
+
+        The fields are validated as usual; unlike ``Prediction(store=Store(), ...)``
+        nothing is copied into a scratch store (which ``write_to`` does not need).
+
+        Args:
+            **fields: The record's fields.
+
+        Returns:
+            The record.
+        """
+        return cls.model_validate(fields, context={_SNAPSHOT: True, "instance": None})
+
     def write_to(self, store: Store) -> None:
         """Replace the record of this kind held in ``store`` by this one.
 
-        Build the record on a scratch store, ``Prediction(store=Store(), ...)``, then
+        Build the record with :meth:`detached`, ``Prediction.detached(...)``, then
         write it in one step; this replaces an earlier method's record in a composed
-        chain instead of silently keeping it.
+        chain instead of silently keeping it. Fields in :attr:`sparse_fields` that hold
+        their default are removed from the store rather than written.
 
         Args:
             store: The sample's store (``state.store``).
         """
-        prefix = _prefix(self.__class__, self.instance)
-        for name in self.__class__.model_fields:
+        # plain attribute access: StoreModel routes every attribute read via the store
+        cls = type(self)
+        values = object.__getattribute__(self, "__dict__")
+        prefix = _prefix(cls, values.get("instance"))
+        for name, field in cls.model_fields.items():
             if name in ("store", "instance"):
                 continue
-            store.set(prefix + name, self.__dict__[name])
+            value = values[name]
+            if name in cls.sparse_fields and value == field.get_default(call_default_factory=True):
+                if prefix + name in store:
+                    store.delete(prefix + name)  # reads give the default
+                continue
+            # as JSON values, not model objects, and without the nested models' unset
+            # (None) fields: Inspect copies, diffs and logs the store after every solver
+            # step, several times over; reads restore the defaults
+            store.set(prefix + name, to_jsonable_python(value, exclude_none=True))
 
 
 class Prediction(StoredRecord):
@@ -172,3 +208,17 @@ class Prediction(StoredRecord):
     panels: dict[str, PanelScores] = Field(default_factory=dict)
     initial_scores: dict[str, float] = Field(default_factory=dict)
     flags: list[str] = Field(default_factory=list)
+
+    sparse_fields: ClassVar[frozenset[str]] = frozenset(
+        {
+            "score",
+            "error",
+            "renormalised",
+            "rationale",
+            "scores",
+            "tokens",
+            "panels",
+            "initial_scores",
+            "flags",
+        }
+    )

@@ -111,9 +111,9 @@ def test_parse_failures_are_scored_not_dropped(tmp_path: Path) -> None:
     assert _metric(log, "parse_failures") == 19
     assert _metric(log, "top1") == pytest.approx(1 / 20)  # failures count as wrong
     assert log.samples is not None
-    failed = [s for s in log.samples if not s.store["Prediction:parse_ok"]]
+    failed = [s for s in log.samples if not s.store_as(Prediction).parse_ok]
     assert len(failed) == 19
-    assert all(s.store["Prediction:error"] for s in failed)
+    assert all(s.store_as(Prediction).error for s in failed)
 
     dropped = _run(
         personaeval_literary(demo=True, shuffle_candidates=False, metrics_preset="personaeval"),
@@ -163,10 +163,10 @@ def test_epochs_count_a_failure_in_any_epoch(tmp_path: Path) -> None:
     model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
     log = _run(task, tmp_path, model=model, epochs=2)
     assert log.samples is not None and len(log.samples) == 40
-    failed_ids = {s.id for s in log.samples if not s.store["Prediction:parse_ok"]}
+    failed_ids = {s.id for s in log.samples if not s.store_as(Prediction).parse_ok}
     assert 0 < len(failed_ids) < 20
     # a sample failing in one epoch only is still a failure after the epoch mean
     assert _metric(log, "parse_failures") == len(failed_ids)
     assert _metric(log, "failed_answers") == pytest.approx(
-        sum(1 for s in log.samples if not s.store["Prediction:parse_ok"]) / 40
+        sum(1 for s in log.samples if not s.store_as(Prediction).parse_ok) / 40
     )

@@ -63,3 +63,19 @@ def test_read_gives_defaults_for_a_missing_record_and_reads_instances() -> None:
     assert "Prediction:judge:label" in store and "Prediction:label" not in store
     assert Prediction.read(store, instance="judge").label == "x"
     assert Prediction.read(store).label is None
+
+
+def test_sparse_fields_at_their_default_stay_out_of_the_store() -> None:
+    store = Store()
+    Prediction(store=Store(), method="first", rationale="why", tokens=12).write_to(store)
+    assert store.get("Prediction:rationale") == "why" and store.get("Prediction:tokens") == 12
+    # a later record at the default removes the earlier value instead of keeping it
+    Prediction(store=Store(), method="second").write_to(store)
+    assert "Prediction:rationale" not in store and "Prediction:tokens" not in store
+    assert "Prediction:error" not in store and "Prediction:panels" not in store
+    # the fields every reader looks at are always there, default or not
+    assert store.get("Prediction:parse_ok") is False and store.get("Prediction:label") is None
+    assert store.get("Prediction:answers") == [] and store.get("Prediction:model_calls") == 0
+    snapshot = Prediction.read(store)
+    assert (snapshot.method, snapshot.rationale, snapshot.tokens) == ("second", None, 0)
+    assert Prediction(store=store).rationale is None

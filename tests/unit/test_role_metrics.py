@@ -14,6 +14,7 @@ from inspect_plural.scorers._calibration import (
     gold_rank,
     top1_correct,
     top_k_correct,
+    top_ks_correct,
 )
 from inspect_plural.scorers.role import (
     ROLE_PRESETS,
@@ -183,6 +184,17 @@ def test_top_k_matches_sklearn_without_ties(tie_break: str, k_opts: int, k: int)
     assert got.mean() == pytest.approx(expected)
     if k == 1:
         assert np.array_equal(top1_correct(probs, gold, tie_break), got)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tie_break", TIE_BREAKS)
+def test_top_ks_equals_top_k_per_k_with_ties(tie_break: str) -> None:
+    rng = np.random.default_rng(7)
+    probs = rng.integers(0, 3, size=(300, 4)).astype(float) + 1.0  # many ties
+    probs /= probs.sum(axis=1, keepdims=True)
+    gold = rng.integers(0, 4, size=300)
+    many = top_ks_correct(probs, gold, (1, 2, 3), tie_break)  # type: ignore[arg-type]
+    for k in (1, 2, 3):
+        assert np.array_equal(many[k], top_k_correct(probs, gold, k, tie_break))  # type: ignore[arg-type]
 
 
 def test_top_k_uniform_row_ties() -> None:

@@ -12,6 +12,7 @@ from inspect_ai.model import ModelName
 from inspect_ai.solver import TaskState
 from rank_bm25 import BM25Okapi
 
+from inspect_plural.prediction import Prediction
 from inspect_plural.records import (
     Annotator,
     AnnotatorSampleMetadata,
@@ -139,7 +140,7 @@ def test_own_traits_one_call_each_unknown_skipped_majority(
     )
     assert len(model.prompts) == 3 and all("job" not in p for p in model.prompts)
     assert state.store.get("Prediction:label") == "yes"
-    answers = state.store.get("Prediction:answers")
+    answers = Prediction.read(state.store).answers
     assert [a.persona for a in answers] == ["sex=F", "age=30", "country=IT"]
     assert state.store.get("Prediction:model_calls") == 3
 

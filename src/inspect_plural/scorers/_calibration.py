@@ -23,6 +23,7 @@ __all__ = [
     "gold_rank",
     "top1_correct",
     "top_k_correct",
+    "top_ks_correct",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -93,6 +94,21 @@ def top_k_correct(
         return np.asarray((top == gold[:, None]).any(axis=1))
     method: RankMethod = "max" if tie_break == "strict" else "ordinal"
     return gold_rank(probs, gold, method) <= k
+
+
+def top_ks_correct(
+    probs: FloatArray, gold: IntArray, ks: tuple[int, ...], tie_break: TieBreak = "strict"
+) -> dict[int, npt.NDArray[np.bool_]]:
+    """:func:`top_k_correct` for several k, ranking each row once.
+
+    Returns:
+        k -> ``(n,)`` booleans.
+    """
+    if tie_break == "personaeval" or len(gold) == 0:
+        return {k: top_k_correct(probs, gold, k, tie_break) for k in ks}
+    method: RankMethod = "max" if tie_break == "strict" else "ordinal"
+    ranks = gold_rank(probs, gold, method)
+    return {k: ranks <= k for k in ks}
 
 
 def top1_correct(

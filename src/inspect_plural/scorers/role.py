@@ -55,6 +55,7 @@ from inspect_plural.scorers._calibration import (
     expected_calibration_error,
     gold_rank,
     top_k_correct,
+    top_ks_correct,
 )
 
 __all__ = [
@@ -277,9 +278,10 @@ def score_distribution(
     """The numeric per-sample values of one probability answer."""
     p = np.asarray([probs], dtype=float)
     g = np.asarray([gold_index], dtype=np.int64)
+    top = top_ks_correct(p, g, (1, 2), config.tie_break)
     value = {
-        "correct": float(top_k_correct(p, g, 1, config.tie_break)[0]),
-        "top2": float(top_k_correct(p, g, 2, config.tie_break)[0]),
+        "correct": float(top[1][0]),
+        "top2": float(top[2][0]),
         "rank": float(gold_rank(p, g, config.rank_method)[0]),
         "p_true": float(probs[gold_index]),
         "max_prob": float(max(probs)),

@@ -255,8 +255,7 @@ def write_prediction(
     )
     if rationale is None and len(answers) > 1:
         rationale = f"{voted} -> {label}"
-    Prediction(
-        store=Store(),
+    Prediction.detached(
         method=method,
         label=label,
         distribution=distribution,

@@ -172,8 +172,7 @@ def write_rating_prediction(
     if not ok and error is None:
         failed = [a.error for a in answers if a.error]
         error = "; ".join(dict.fromkeys(failed)) or f"no score for {', '.join(missing)}"
-    Prediction(
-        store=Store(),
+    Prediction.detached(
         method=method,
         score=kept.get("overall"),
         scores=kept,

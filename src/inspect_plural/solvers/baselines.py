@@ -11,7 +11,6 @@ import random
 from collections import Counter
 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import AnnotatorSampleMetadata
@@ -58,8 +57,7 @@ def _write(
     labels: list[str],
 ) -> None:
     shown = ", ".join(f"{k}: {v}" for k, v in votes.items() if v) or "none"
-    Prediction(
-        store=Store(),
+    Prediction.detached(
         method=method,
         label=label,
         distribution=vote_shares(votes, labels) if mode == "distribution" and label else None,

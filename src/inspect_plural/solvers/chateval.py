@@ -38,7 +38,7 @@ from typing import Literal
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store, collect, span
+from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field
 
 from inspect_plural.answer_format import ScoreLinesFormat, TextFormat, declare_answer_format
@@ -457,8 +457,7 @@ def chateval(
             if rounds == 1
             else {}
         )
-        ChatEvalRecord(
-            store=Store(),
+        ChatEvalRecord.detached(
             strategy=strategy,
             roles=[r.name for r in referees],
             rounds=rounds,

@@ -35,7 +35,7 @@ from typing import Literal
 import anyio
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store, collect, span
+from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field, ValidationError
 
 from inspect_plural._disk_cache import cache_key, read_entry, write_entry
@@ -506,8 +506,7 @@ def cinemetric(
         panel = await panel_for(metadata, (str(state.sample_id), state.epoch))
         built = panel.built
         built_here = panel.builder == (str(state.sample_id), state.epoch)
-        CharacterPanel(
-            store=Store(),
+        CharacterPanel.detached(
             annotator_id=metadata.annotator_id,
             built_here=built_here,
             from_cache=panel.builder is None,

@@ -38,7 +38,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store, collect, span
+from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field
 
 from inspect_plural.answer_format import NumberFormat, declare_answer_format
@@ -465,8 +465,7 @@ def geval(
         )
         calls = sum(r.model_calls for r in records)
         tokens = sum(r.tokens for r in records)
-        GEvalRecord(
-            store=Store(),
+        GEvalRecord.detached(
             mode=mode,
             official=official,
             n=n,

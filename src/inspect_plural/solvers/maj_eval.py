@@ -41,7 +41,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store, collect, span
+from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
@@ -603,8 +603,7 @@ def maj_eval(
         metadata = state.metadata_as(RatedSampleMetadata)
         loaded, creation_calls = await persona_set(metadata)
         selected = loaded.select(groups=wanted or None, n_personas=n_personas)
-        StakeholderPanel(
-            store=Store(),
+        StakeholderPanel.detached(
             origin=loaded.origin.kind,
             groups=selected.groups,
             creation_calls=creation_calls,
@@ -626,8 +625,8 @@ def maj_eval(
             for group in selected.groups
         ]
         debates = list(await collect(*(r.run() for r in runners)))
-        PanelDebate(
-            store=Store(), groups=debates, max_rounds=max_rounds, simple_roles=simple_roles
+        PanelDebate.detached(
+            groups=debates, max_rounds=max_rounds, simple_roles=simple_roles
         ).write_to(state.store)
         names = metadata.dimension_names
         panels = {

@@ -22,7 +22,6 @@ from typing import Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
 from inspect_plural.parsing import parse_choice
@@ -151,8 +150,7 @@ def perse_review(
             review=parsed.review,
             scores=None if parsed.score is None else {"score": parsed.score},
         )
-        Prediction(
-            store=Store(),
+        Prediction.detached(
             method="perse_review",
             score=parsed.score,
             parse_ok=parsed.ok,
@@ -278,8 +276,7 @@ def perse_aspect(
         state.messages = messages
         state.output = results[0][1]
         label, flags, error = _combine(answers)
-        Prediction(
-            store=Store(),
+        Prediction.detached(
             method="perse_aspect",
             label=label,
             parse_ok=label is not None,

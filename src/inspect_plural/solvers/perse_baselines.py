@@ -16,7 +16,6 @@ from __future__ import annotations
 from statistics import fmean
 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
@@ -50,8 +49,7 @@ def prior_average() -> Solver:
         if _is_pairwise(state):
             pair = state.metadata_as(PairSampleMetadata)
             choice = pair.preference.example.choice
-            Prediction(
-                store=Store(),
+            Prediction.detached(
                 method="prior_average",
                 label=choice,
                 parse_ok=True,
@@ -61,8 +59,7 @@ def prior_average() -> Solver:
         metadata = state.metadata_as(ReviewSampleMetadata)
         scores = [item.score for item in metadata.review.history]
         mean = fmean(scores)
-        Prediction(
-            store=Store(),
+        Prediction.detached(
             method="prior_average",
             score=mean,
             parse_ok=True,
@@ -93,8 +90,8 @@ def matrix_factorization() -> Solver:
         metadata = state.metadata_as(ReviewSampleMetadata)
         factors = metadata.training_factors
         if factors is None:
-            Prediction(
-                store=Store(), method="matrix_factorization", parse_ok=False, error=NO_TRAINING
+            Prediction.detached(
+                method="matrix_factorization", parse_ok=False, error=NO_TRAINING
             ).write_to(state.store)
             return state
         scale = metadata.scale
@@ -108,8 +105,7 @@ def matrix_factorization() -> Solver:
             low,
             high,
         )
-        Prediction(
-            store=Store(),
+        Prediction.detached(
             method="matrix_factorization",
             score=prediction,
             parse_ok=True,

@@ -15,7 +15,6 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
 from inspect_plural.parsing import parse_distribution
@@ -195,11 +194,17 @@ def role_identification(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(RoleSampleMetadata)
         names = metadata.candidate_names
-        prompt = ChatMessageUser(
-            content=render_role_prompt(metadata, reasoning, prompts, prompt_source)
-        )
-        declare_answer_format(prompt, DistributionFormat(options=names))
+        text = render_role_prompt(metadata, reasoning, prompts, prompt_source)
         kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
+        rest = [m for m in state.messages if m.role != "system"]
+        if len(rest) == 1 and isinstance(rest[0], ChatMessageUser):
+            # the sample's input message becomes the prompt (fewer changes to log than
+            # a new message in its place)
+            prompt = rest[0]
+            prompt.content = text
+        else:
+            prompt = ChatMessageUser(content=text)
+        declare_answer_format(prompt, DistributionFormat(options=names))
         state.messages = [*kept, prompt]
 
         model = get_model(role="judge")
@@ -217,8 +222,7 @@ def role_identification(
         state.messages.append(outputs[0].message)
 
         distribution, label = aggregate_answers(answers, names, aggregate)
-        Prediction(
-            store=Store(),
+        Prediction.detached(
             method="role_identification",
             label=label,
             distribution=distribution,

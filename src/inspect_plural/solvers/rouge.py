@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import Store
 from pydantic import BaseModel, Field
 from rouge_score import rouge_scorer
 
@@ -107,8 +106,7 @@ def rouge_l(rouge_type: str = "rougeL", use_stemmer: bool = False) -> Solver:
                 precision=multi.precision, recall=multi.recall, fmeasure=multi.fmeasure
             )
             scores = {d.name: float(best.fmeasure) for d in metadata.dimensions}
-        RougeRecord(
-            store=Store(),
+        RougeRecord.detached(
             rouge_type=rouge_type,
             use_stemmer=use_stemmer,
             per_reference=per_reference,
