@@ -1,26 +1,105 @@
-"""Entry point: ``python -m benchmarks [throughput|loading|methods|panels|perse] [--n N]
-[--repeats R] [--limit L] [--json F]``."""
+"""``python -m benchmarks [--quick] [--json FILE] [--only SECTION ...]``: the benchmark suite.
+
+Sections, in order (each a module with ``run(quick) -> dict`` and ``summary(dict)``):
+
+* ``calls``: model calls and tokens per sample of every method, from a counting model
+  API, against the protocol minimum.
+* ``overhead``: samples/s of a package task against a bare Inspect task.
+* ``latency``: wall time against the concurrency ideal through a local
+  OpenAI-compatible server, and against the official PersonaEval runner's pattern.
+* ``loading``: load + split time and peak RSS of generated files at the real sizes.
+* ``fuzz``: every parser on generated outputs; no exception may escape.
+* ``faults``: seeded 500/429/timeouts and an interrupted run resumed with eval_retry.
+* ``cache``: every method twice with Inspect's cache; the second run makes no call.
+
+``--quick`` (under a minute on 2 cores) runs small versions and skips ``faults``; the
+full run takes under 15 minutes. The sections print their own tables; a summary
+follows, and ``--json`` writes every section's results. The older single benchmarks
+stay available as ``python -m benchmarks throughput|loading|methods|panels|perse``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
 
-from benchmarks.loading import MHS_ROWS
-from benchmarks.loading import main as loading_main
-from benchmarks.methods import main as methods_main
-from benchmarks.panels import main as panels_main
-from benchmarks.perse import main as perse_main
-from benchmarks.throughput import main as throughput_main
+SECTIONS = ["calls", "overhead", "latency", "loading", "fuzz", "faults", "cache"]
+MODULES = {
+    "calls": "benchmarks.calls",
+    "overhead": "benchmarks.throughput",
+    "latency": "benchmarks.latency",
+    "loading": "benchmarks.loading",
+    "fuzz": "benchmarks.fuzz",
+    "faults": "benchmarks.faults",
+    "cache": "benchmarks.cache",
+}
+LEGACY = ["throughput", "loading", "methods", "panels", "perse"]
 
 
-def main() -> None:
+def run_suite(quick: bool, sections: list[str], json_path: str | None) -> int:
+    """Run the sections, print the summary, write the JSON; the exit status."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    started = time.perf_counter()
+    results: dict[str, Any] = {}
+    lines: list[tuple[str, str]] = []
+    failed: list[str] = []
+    for name in sections:
+        module = importlib.import_module(MODULES[name])
+        start = time.perf_counter()
+        try:
+            result = module.run(quick=quick)
+        except Exception as ex:  # a broken section must not hide the others
+            traceback.print_exc()
+            failed.append(name)
+            results[name] = {"error": f"{type(ex).__name__}: {ex}"}
+            lines.append((name, f"FAILED: {type(ex).__name__}: {ex}"))
+            continue
+        elapsed = time.perf_counter() - start
+        results[name] = {**result, "section_s": round(elapsed, 2)}
+        lines.extend((name, line) for line in module.summary(result))
+        print(f"({name}: {elapsed:.1f} s)\n", flush=True)
+    total = time.perf_counter() - started
+    print("=" * 78)
+    print(f"summary ({'quick' if quick else 'full'} run, {total:.0f} s, {os.cpu_count()} CPUs)")
+    for name, line in lines:
+        print(f"  {name:<9} {line}")
+    # the headline the issue asks for, on a line of its own
+    overhead = results.get("overhead", {})
+    if "overhead_ratio" in overhead:
+        print(f"overhead ratio: {overhead['overhead_ratio']:.2f}")
+    if json_path:
+        document = {
+            "quick": quick,
+            "total_s": round(total, 1),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "summary": [f"{name}: {line}" for name, line in lines],
+            "sections": results,
+        }
+        Path(json_path).write_text(json.dumps(document, indent=2, default=str) + "\n")
+        print(f"wrote {json_path}")
+    return 1 if failed else 0
+
+
+def _legacy(argv: list[str]) -> None:
+    """The single benchmarks of earlier issues, with their own options."""
+    from benchmarks.loading import MHS_ROWS
+    from benchmarks.loading import main as loading_main
+    from benchmarks.methods import main as methods_main
+    from benchmarks.panels import main as panels_main
+    from benchmarks.perse import main as perse_main
+    from benchmarks.throughput import main as throughput_main
+
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument(
-        "which",
-        nargs="?",
-        default="throughput",
-        choices=["throughput", "loading", "methods", "panels", "perse"],
-    )
+    parser.add_argument("which", choices=LEGACY)
     parser.add_argument("--n", type=int, default=2000, help="samples per run")
     parser.add_argument("--repeats", type=int, default=2, help="runs of each, best kept")
     parser.add_argument("--rows", type=int, default=MHS_ROWS, help="MHS rows (loading)")
@@ -31,7 +110,7 @@ def main() -> None:
         "--real-limit", type=int, default=None, help="samples of the real Brexit run (methods)"
     )
     parser.add_argument("--json", default=None, help="write results to this JSON file")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.which == "perse":
         perse_main(json_path=args.json)
     elif args.which == "panels":
@@ -42,6 +121,22 @@ def main() -> None:
         loading_main(rows=args.rows, json_path=args.json)
     else:
         throughput_main(n=args.n, repeats=args.repeats, json_path=args.json)
+
+
+def main() -> None:
+    """Parse the command line and run the suite (or one older benchmark)."""
+    if len(sys.argv) > 1 and sys.argv[1] in LEGACY:
+        _legacy(sys.argv[1:])
+        return
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small versions, under a minute")
+    parser.add_argument("--json", default=None, help="write every section's results here")
+    parser.add_argument(
+        "--only", nargs="+", choices=SECTIONS, default=None, help="run only these sections"
+    )
+    args = parser.parse_args()
+    sections = [s for s in SECTIONS if args.only is None or s in args.only]
+    sys.exit(run_suite(args.quick, sections, args.json))
 
 
 if __name__ == "__main__":

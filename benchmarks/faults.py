@@ -231,6 +231,38 @@ def _table(rows: list[tuple[str, Any]]) -> None:
         print(f"  {name:<44}{value}")
 
 
+def run(quick: bool = False) -> dict[str, Any]:
+    """The faults-and-resume section of ``python -m benchmarks`` (full run only).
+
+    The quick run skips it (about a minute of retries and timeouts);
+    ``tests/e2e/test_faults_resume.py`` runs the same workload in CI.
+    """
+    if quick:
+        print("== faults and resume: full run only (tests/e2e/test_faults_resume.py in CI)")
+        return {"skipped": "full run only"}
+    print("== faults (seeded 500/429/timeouts) and resume (outage, then eval_retry)")
+    return main()
+
+
+def summary(result: dict[str, Any]) -> list[str]:
+    """The fault and resume lines of the final summary."""
+    if "skipped" in result:
+        return [f"faults/resume: {result['skipped']}"]
+    fault, resume = result["fault"], result["resume"]
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(fault["outcomes"].items()))
+    return [
+        f"faults: {fault['requests']} requests ({outcomes}); "
+        f"{fault['scored']}/{fault['samples']} scored, {fault['samples'] - fault['scored']} lost; "
+        f"answered {fault['answered']} = protocol {fault['protocol_calls']}; "
+        f"metrics equal: {fault['metrics_equal_reference']}",
+        f"resume: {resume['first_completed']} finished kept, {resume['rerun']} re-run with "
+        f"{resume['retry_answered']} calls (= their protocol {resume['rerun_protocol_calls']}); "
+        f"{resume['retry_panels_from_disk']} panels from disk, "
+        f"{resume['retry_persona_requests']} persona requests; "
+        f"metrics equal: {resume['metrics_equal_reference']}",
+    ]
+
+
 def main(json_path: str | None = None) -> dict[str, Any]:
     """Run the reference, the fault run and both resume runs; print and return the numbers."""
     results: dict[str, Any] = {}
