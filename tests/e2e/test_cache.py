@@ -18,13 +18,14 @@ Speed: all cases run as one ``eval()`` per run (tasks concurrently), two samples
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import Task, eval
+from inspect_ai import eval
 from inspect_ai._eval.registry import task_create
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import GenerateConfig, get_model
@@ -33,20 +34,18 @@ from tests.conftest import FAST_LOG
 from inspect_plural.tasks import BATCH_SUPPORT
 from inspect_plural.tasks._batch import method_families
 
+try:
+    from benchmarks.cache import Case, cases
+except ImportError:  # bare ``pytest`` does not put the repository root on sys.path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from benchmarks.cache import Case, cases
+
 pytestmark = pytest.mark.e2e
 
 LIMIT = 2
 DISPLAY = "log"
 """``none`` still lays out each task's results table with rich, which costs more than
 the runs themselves here (seconds per task with many metrics); ``log`` does not."""
-FAMILY_TASK = {
-    "perspective": "inspect_plural/brexit",
-    "ratings": "inspect_plural/storysparkqa",
-    "per_mpst": "inspect_plural/per_mpst",
-    "per_doc": "inspect_plural/per_doc",
-    "personaeval": "inspect_plural/personaeval_literary",
-}
-"""The demo task each family's methods run on."""
 COST_KEYS = ("model_calls", "tokens")
 """Score keys that report what a sample cost. Persona work the second run reads from the
 package's disk cache (created persona sets, CINEMETRIC panels) costs nothing there, so
@@ -57,62 +56,7 @@ DOCUMENT = (
 )
 
 
-@dataclass(frozen=True)
-class Case:
-    """One task run twice: a method on a demo task, with options."""
-
-    id: str
-    task: str
-    method: str
-    args: dict[str, Any] = field(default_factory=dict)
-
-    def create(self, doc: Path) -> Task:
-        args = {"demo": True, **self.args}
-        if self.method != "role_identification":
-            args["method"] = self.method
-        if args.get("persona_docs") == "DOC":
-            args["persona_docs"] = str(doc)
-        return task_create(self.task, **args)
-
-
-def _cases() -> list[Case]:
-    cases = [
-        Case(f"{family}-{method}", FAMILY_TASK[family], method)
-        for method, families in method_families().items()
-        for family in families
-    ]
-    return [
-        *cases,
-        Case(
-            "ratings-chateval-summarizer-mslr",
-            "inspect_plural/mslr_cochrane",
-            "chateval",
-            {"chateval_strategy": "simultaneous_summarizer"},
-        ),
-        Case(
-            "ratings-maj_eval-persona_docs",
-            FAMILY_TASK["ratings"],
-            "maj_eval",
-            {"persona_docs": "DOC"},
-        ),
-        Case(
-            "per_doc-perse_aspect-both_orders",
-            FAMILY_TASK["per_doc"],
-            "perse_aspect",
-            # its own seed: with the default one, half its prompts are those of the
-            # perse_aspect case, which runs concurrently and may fill the cache first
-            {"both_orders": True, "seed": 7},
-        ),
-        Case(
-            "personaeval-self_consistency3",
-            FAMILY_TASK["personaeval"],
-            "role_identification",
-            {"self_consistency": 3},
-        ),
-    ]
-
-
-CASES = _cases()
+CASES = cases()
 
 
 @dataclass(frozen=True)
