@@ -95,22 +95,22 @@ def _require(condition: bool, message: str) -> None:
         raise Violation(message)
 
 
-_SPLIT_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-def _joined(text: str | None) -> bool:
-    """Whether a parsed string has no surrogate pair left split.
+def _storable(text: str | None) -> bool:
+    """Whether a parsed string holds no surrogate, so a log can store it (UTF-8).
 
     An emoji escaped as ``\\ud83d\\ude00`` must come back as the emoji, as
-    ``json.loads`` gives it, not as two surrogates (which no log can store). A lone
-    surrogate escape gives a lone surrogate, as in ``json.loads``.
+    ``json.loads`` gives it, not as two surrogates; a lone surrogate escape comes back
+    as U+FFFD. The generated outputs hold no raw surrogate of their own.
     """
-    return _SPLIT_PAIR.search(text or "") is None
+    return _SURROGATE.search(text or "") is None
 
 
-def _record_joined(record: BaseModel) -> bool:
-    """:func:`_joined` for every string of a parsed record."""
-    return _joined(json.dumps(record.model_dump(), ensure_ascii=False))
+def _record_storable(record: BaseModel) -> bool:
+    """:func:`_storable` for every string of a parsed record."""
+    return _storable(json.dumps(record.model_dump(), ensure_ascii=False))
 
 
 # --------------------------------------------------------------------------------------
@@ -566,7 +566,7 @@ def _turn(text: str, ctx: DebateContext) -> bool:
     for name in ("feedback", "synthesis"):  # what maj_eval records, the answer by default
         recorded = str(parsed.fields.get(name) or text)
         _require(bool(recorded) or not text, f"an empty {name} for a non-empty answer")
-        _require(_joined(recorded), f"a split surrogate pair in the {name}: {recorded!r:.80}")
+        _require(_storable(recorded), f"a surrogate in the {name}: {recorded!r:.80}")
     return _check_scores(parsed, ctx.dimensions)
 
 
@@ -593,7 +593,7 @@ def moderator_pick(raw: str, candidates: Sequence[str]) -> tuple[str | None, str
 def _moderator(text: str, ctx: DebateContext) -> bool:
     speaker, reason = moderator_pick(text, ctx.names)
     _require(speaker is None or speaker in ctx.names, f"speaker {speaker!r}")
-    _require(_joined(reason), f"a split surrogate pair in the reason: {reason!r:.80}")
+    _require(_storable(reason), f"a surrogate in the reason: {reason!r:.80}")
     if speaker is None:
         latest = {name: {"overall": float(i)} for i, name in enumerate(ctx.names)}
         names = [d.name for d in ctx.dimensions]
@@ -651,7 +651,7 @@ def _review(text: str, bounds: tuple[float, float]) -> bool:
     parsed = parse_review(text, low, high)
     review = parsed.review
     _require(review is None or (bool(review) and review == review.strip()), "review not stripped")
-    _require(_joined(review), f"a split surrogate pair in the review: {review!r:.80}")
+    _require(_storable(review), f"a surrogate in the review: {review!r:.80}")
     if not parsed.ok:
         _require(parsed.score is None and bool(parsed.error), "failure with a score or no reason")
         return False
@@ -703,7 +703,7 @@ def _extraction(text: str, document: str) -> bool:
     for stakeholder in found:
         _require(bool(stakeholder.name.strip()), "a stakeholder without a name")
         _require(stakeholder.document == document, "the document is not recorded")
-        _require(_record_joined(stakeholder), f"{stakeholder.name!r:.60}: a split pair")
+        _require(_record_storable(stakeholder), f"{stakeholder.name!r:.60}: a surrogate")
     return True
 
 
@@ -713,7 +713,7 @@ def _grouping(text: str, document: str) -> bool:
         return False
     _require(len(groups) > 0, "an empty list instead of None")
     _require(all(group.name for group in groups), "a group without a name")
-    _require(all(_record_joined(group) for group in groups), "a group with a split pair")
+    _require(all(_record_storable(group) for group in groups), "a group with a surrogate")
     return True
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import GenerateConfig, ModelAPI
 
@@ -20,6 +21,14 @@ from inspect_plural.sources.personaeval import write_personaeval_csv
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("INSPECT_LOG_LEVEL", "warning")
+
+# Property tests draw the same examples on every run, so CI cannot go red on a draw no
+# one has seen; ``HYPOTHESIS_PROFILE=explore`` draws fresh ones (and keeps failures in
+# .hypothesis/ to replay). ``python -m benchmarks fuzz`` covers 10,000 seeded outputs
+# per parser besides.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PLUGIN_EXAMPLE = Path(__file__).resolve().parent / "plugin_example"

@@ -129,17 +129,21 @@ def _json_candidates(text: str) -> list[str]:
     return bare + [body for _, body in _FENCE.findall(text)]
 
 
-_SURROGATE_PAIR = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+_SURROGATE_ESCAPE = re.compile(
+    r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u(d[89a-f][0-9a-f]{2})", re.IGNORECASE
+)
 
 
 def join_surrogate_escapes(text: str) -> str:
-    r"""JSON text with each ``\ud83d\ude00`` escape pair written as its character.
+    r"""JSON text whose surrogate escapes all read as characters a log can store.
 
-    ``json.loads`` joins such pairs (an emoji escaped by an ASCII-only JSON writer),
-    ``json_repair`` does not: it returns two surrogates, which no log can store (they
-    are not UTF-8). With the pairs joined first, a repaired answer reads as
-    ``json.loads`` reads a valid one. An escaped backslash is left alone, and so is a
-    lone surrogate escape (``json.loads`` gives a lone surrogate for it).
+    ``json.loads`` joins an escaped pair such as ``\ud83d\ude00`` (an emoji escaped by
+    an ASCII-only JSON writer), ``json_repair`` does not: it returns two surrogates,
+    which are not UTF-8 and so cannot be logged. A lone surrogate escape (``\ud800``)
+    gives a lone surrogate under either loader. Each pair is written as its character
+    and each lone surrogate escape as U+FFFD (the replacement character), so a
+    repaired answer reads as ``json.loads`` reads a valid one and nothing parsed from
+    it fails to serialise. An escaped backslash is left alone.
 
     Args:
         text: JSON text (or text holding some).
@@ -151,12 +155,14 @@ def join_surrogate_escapes(text: str) -> str:
         return text
 
     def one(match: re.Match[str]) -> str:
-        if match.group(1) is None:
-            return match.group(0)  # an escaped backslash
-        high, low = int(match.group(1), 16), int(match.group(2), 16)
-        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        if match.group(1) is not None:
+            high, low = int(match.group(1), 16), int(match.group(2), 16)
+            return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        if match.group(3) is not None:
+            return "\ufffd"  # a lone surrogate escape
+        return match.group(0)  # an escaped backslash
 
-    return _SURROGATE_PAIR.sub(one, text)
+    return _SURROGATE_ESCAPE.sub(one, text)
 
 
 def _load_object(candidate: str) -> dict[str, Any] | None:
