@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 from inspect_ai.util import Store, StoreModel
@@ -71,6 +72,19 @@ def _prefix(cls: type[StoreModel], instance: str | None) -> str:
     return f"{cls.__name__}:" + (f"{instance}:" if instance is not None else "")
 
 
+@cache
+def _sparse_defaults(cls: type[StoredRecord]) -> dict[str, Any]:
+    """Each sparse field's default (a default factory is inspected on every call, so once)."""
+    return {
+        name: cls.model_fields[name].get_default(call_default_factory=True)
+        for name in cls.sparse_fields
+    }
+
+
+class _DetachedStore(Store):
+    """The scratch store of a :meth:`StoredRecord.read` or ``detached`` snapshot."""
+
+
 class StoredRecord(StoreModel):
     """A store model written in one step and read as one validated snapshot.
 
@@ -93,10 +107,18 @@ class StoredRecord(StoreModel):
         if isinstance(context, dict) and context.get(_SNAPSHOT):
             # a detached snapshot: an empty scratch store, so every field read is the
             # value pydantic validated (no per-read coercion)
-            self.__dict__["store"] = Store()
+            self.__dict__["store"] = _DetachedStore()
             self.__dict__["instance"] = context.get("instance")
             return
         super().model_post_init(context)
+
+    def __getattribute__(self, name: str) -> Any:
+        """A snapshot's field comes from its own values, not via ``StoreModel``'s store lookup."""
+        if name[0] != "_" and not name.startswith("model_"):
+            values = object.__getattribute__(self, "__dict__")
+            if name in values and type(values.get("store")) is _DetachedStore:
+                return values[name]
+        return super().__getattribute__(name)
 
     @classmethod
     def read(cls, store: Store, instance: str | None = None) -> Self:
@@ -150,11 +172,12 @@ class StoredRecord(StoreModel):
         cls = type(self)
         values = object.__getattribute__(self, "__dict__")
         prefix = _prefix(cls, values.get("instance"))
-        for name, field in cls.model_fields.items():
+        sparse = _sparse_defaults(cls)
+        for name in cls.model_fields:
             if name in ("store", "instance"):
                 continue
             value = values[name]
-            if name in cls.sparse_fields and value == field.get_default(call_default_factory=True):
+            if name in sparse and value == sparse[name]:
                 if prefix + name in store:
                     store.delete(prefix + name)  # reads give the default
                 continue
@@ -214,6 +237,7 @@ class Prediction(StoredRecord):
             "score",
             "error",
             "renormalised",
+            "aggregate",
             "rationale",
             "scores",
             "tokens",

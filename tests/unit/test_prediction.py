@@ -51,8 +51,14 @@ def test_read_equals_the_bound_record_and_leaves_the_store_untouched() -> None:
     assert isinstance(snapshot.panels["teachers"], PanelScores)
     # a snapshot is detached: changing it does not reach the sample's store
     snapshot.label = "b"
+    assert snapshot.label == "b"  # read back from the snapshot's own values
     assert dict(store.items()) == before
     assert Prediction.read(store).label == "a"
+    # a record bound to a store still reads through it (StoreModel's behaviour)
+    bound_store = copy.deepcopy(store)
+    bound_again = Prediction(store=bound_store)
+    bound_store.set("Prediction:label", "c")
+    assert bound_again.label == "c"
 
 
 def test_read_gives_defaults_for_a_missing_record_and_reads_instances() -> None:

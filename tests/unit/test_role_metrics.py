@@ -266,6 +266,16 @@ def test_gold_rank_matches_scipy_rankdata_with_ties() -> None:
     assert gold_rank(probs, np.array([0, 0, 1]))[2] == pytest.approx(2.5)
 
 
+@pytest.mark.parametrize("method", ["average", "min", "max", "ordinal"])
+def test_gold_rank_matches_scipy_rankdata_on_random_rows_with_many_ties(method: str) -> None:
+    rng = np.random.default_rng(0)
+    for k in (1, 2, 4, 7):
+        probs = rng.choice([0.0, 0.1, 0.25, 0.5], size=(200, k))  # ties in most rows
+        gold = rng.integers(0, k, size=200)
+        expected = rankdata(-probs, method=method, axis=1)[np.arange(200), gold]  # type: ignore[call-overload]
+        assert gold_rank(probs, gold, method) == pytest.approx(expected)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("rows", [[[0.25] * 4], [[0.4, 0.4, 0.1, 0.1]], [[0.2] * 5]])
 def test_gold_rank_personaeval_replicates_official_code(rows: list[list[float]]) -> None:
     probs = np.array(rows)

@@ -1,7 +1,9 @@
 """Rank, top-k, Brier and calibration numerics for probability answers.
 
-Pure functions over an ``(n, K)`` probability matrix and the gold column index, built
-on scipy (``rankdata``) and scikit-learn (``brier_score_loss``). ECE has no library
+Pure functions over an ``(n, K)`` probability matrix and the gold column index. Ranks
+are those of scipy's ``rankdata`` (computed for the gold column only, as a scorer needs
+them once per sample; tests hold them equal) and Brier is scikit-learn's
+``brier_score_loss``. ECE has no library
 definition with PersonaEval's binning, so it is written here and tested on a worked
 example.
 """
@@ -12,7 +14,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import rankdata
 from sklearn.metrics import brier_score_loss
 
 __all__ = [
@@ -64,8 +65,21 @@ def gold_rank(probs: FloatArray, gold: IntArray, method: RankMethod = "average")
         order = np.argsort(probs, axis=1)[:, ::-1]
         position = np.argmax(order == np.asarray(gold)[:, None], axis=1) + 1
         return np.asarray(position, dtype=float)
-    ranks = rankdata(-probs, method=method, axis=1)
-    return np.asarray(ranks[rows, gold], dtype=float)
+    # the gold column's rank alone, as scipy's rankdata(-probs, method, axis=1) ranks it
+    # (a test holds the two equal): options above gold, then gold's place among its ties
+    gold_p = probs[rows, gold][:, None]
+    above = (probs > gold_p).sum(axis=1)
+    tied = (probs == gold_p).sum(axis=1)  # gold included
+    if method == "min":
+        ranks = above + 1
+    elif method == "max":
+        ranks = above + tied
+    elif method == "average":
+        ranks = above + (tied + 1) / 2
+    else:  # ordinal: ties ranked in the order the options are listed
+        before = (probs == gold_p) & (np.arange(probs.shape[1]) < np.asarray(gold)[:, None])
+        ranks = above + before.sum(axis=1) + 1
+    return np.asarray(ranks, dtype=float)
 
 
 def top_k_correct(

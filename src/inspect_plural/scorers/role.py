@@ -342,7 +342,6 @@ def role_scorer(
             value=value,
             answer=prediction.label if ok else None,
             explanation=prediction.error if not ok else prediction.rationale,
-            metadata={"distribution": prediction.distribution, "true_role": metadata.true_role},
         )
 
     return score
