@@ -8,8 +8,7 @@ per sample) runs on generated rows in the official CSV schema through Inspect's
 and 50. The ideal wall time is ``calls x latency / C``; the table gives the whole
 ``eval()`` call (task loading, scoring and the log included) and the span the server
 saw (first request in to last answer out), each against the ideal, and the peak number
-of requests the server had in flight (which should be C). Each run starts with the heap
-of imports and earlier runs collected and frozen, as in the overhead section.
+of requests the server had in flight (which should be C).
 
 The same requests (the prompts, seeds and answer formats Inspect sent, read from the
 log) are then sent in the concurrency pattern of the official PersonaEval runner
@@ -35,7 +34,7 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
 from benchmarks._server import DUMMY_KEY, FakeOpenAIServer
-from benchmarks.throughput import bare_task, heap_frozen, write_benchmark_csv
+from benchmarks.throughput import bare_task, write_benchmark_csv
 from inspect_plural.tasks import personaeval_literary
 
 CONNECTIONS = (10, 50)
@@ -130,18 +129,17 @@ def _inspect_run(
     **eval_args: Any,
 ) -> tuple[dict[str, Any], EvalLog]:
     server.configure(reset=True)
-    with heap_frozen(True):  # as in the overhead section (see benchmarks.throughput)
-        cpu, start = time.process_time(), time.perf_counter()
-        [log] = eval(
-            task,
-            model=server.model,
-            model_base_url=server.url,
-            max_connections=connections,
-            log_dir=logs,
-            display="none",
-            **eval_args,
-        )
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    cpu, start = time.process_time(), time.perf_counter()
+    [log] = eval(
+        task,
+        model=server.model,
+        model_base_url=server.url,
+        max_connections=connections,
+        log_dir=logs,
+        display="none",
+        **eval_args,
+    )
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert log.status == "success", log.error
     row = _row(f"{name} C={connections}", connections, latency, wall, cpu, server.stats())
     return row, log
@@ -216,10 +214,9 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
                     if name == "role_identification":
                         bodies = bodies or _requests_from_log(log)
             server.configure(reset=True)
-            with heap_frozen(True):
-                cpu = time.process_time()
-                wall = official_pattern(server.url, bodies, OFFICIAL_WORKERS)
-                cpu = time.process_time() - cpu
+            cpu = time.process_time()
+            wall = official_pattern(server.url, bodies, OFFICIAL_WORKERS)
+            cpu = time.process_time() - cpu
             rows.append(
                 _row(
                     f"official pattern ({OFFICIAL_WORKERS} thr.)",
