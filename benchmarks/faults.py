@@ -215,6 +215,9 @@ def resume_run(
         "retry_requests": retry_stats["requests"],
         "retry_answered": retry_stats["answered"],
         "rerun_protocol_calls": sum(_calls(s) for s in rerun),
+        "retry_cache_reads": sum(
+            1 for s in rerun for e in s.events if e.event == "model" and e.cache == "read"
+        ),
         "retry_persona_requests": count(retry_stats, "ok", SELECTION)
         + count(retry_stats, "ok", VALIDATION),
         "panels_stored_by_first": panels_on_disk,

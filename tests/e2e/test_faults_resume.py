@@ -82,5 +82,9 @@ def test_resume_with_the_model_cache_sends_no_persona_request(
     assert run["retry_status"] == "success"
     assert run["samples"] == run["scored"] == faults.LIMIT
     assert run["retry_persona_requests"] == 0
-    assert run["retry_requests"] < run["rerun_protocol_calls"]
+    # every call of a re-run sample is either read from the model cache (the persona
+    # calls, and whatever the first run answered before the outage) or sent: how many
+    # the first run answered for unfinished samples depends on scheduling, so the
+    # accounting is exact rather than a strict saving
+    assert run["retry_requests"] + run["retry_cache_reads"] == run["rerun_protocol_calls"]
     assert faults.metrics(run["retried"]) == reference
