@@ -143,13 +143,13 @@ def _timed(task: Task, log_dir: str, frozen: bool = True) -> tuple[float, EvalLo
     return elapsed, log
 
 
-QUICK = (120, 3)
+QUICK = (100, 3)
 FULL = (1000, 3)
 """(samples, pairs of runs) of the overhead section."""
 
 
 def run(quick: bool = False) -> dict[str, float]:
-    """The overhead section of ``python -m benchmarks`` (quick: 120 samples, three pairs of
+    """The overhead section of ``python -m benchmarks`` (quick: 100 samples, three pairs of
     runs; the full run: 1,000 samples, and the ratio with the import heap frozen too)."""
     print("== harness overhead: package task vs bare Inspect task (same samples, calls, model)")
     n, repeats = QUICK if quick else FULL
