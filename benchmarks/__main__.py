@@ -100,8 +100,10 @@ def _legacy(argv: list[str]) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("which", choices=LEGACY)
-    parser.add_argument("--n", type=int, default=2000, help="samples per run")
-    parser.add_argument("--repeats", type=int, default=2, help="runs of each, best kept")
+    parser.add_argument("--n", type=int, default=40, help="samples per run (throughput)")
+    parser.add_argument(
+        "--pairs", type=int, default=10, help="pairs of runs, median ratio kept (throughput)"
+    )
     parser.add_argument("--rows", type=int, default=MHS_ROWS, help="MHS rows (loading)")
     parser.add_argument(
         "--limit", type=int, default=24, help="samples per demo run (methods; panels default 3)"
@@ -120,7 +122,7 @@ def _legacy(argv: list[str]) -> None:
     elif args.which == "loading":
         loading_main(rows=args.rows, json_path=args.json)
     else:
-        throughput_main(n=args.n, repeats=args.repeats, json_path=args.json)
+        throughput_main(n=args.n, pairs=args.pairs, json_path=args.json)
 
 
 def main() -> None:

@@ -6,26 +6,27 @@ prompt as input, ``generate()`` and ``match()``. The package task adds loading t
 schema, rendering the prompt, parsing the distribution, writing the ``Prediction`` and
 the role metrics. Data is generated in the official schema (benchmark rows, not real).
 
-Garbage collection. After imports and the warm-up the process holds about half a
-million objects (Inspect, the providers' SDKs, scikit-learn, scipy), none of them the
-run's. A full collection scans them all (about 0.4 s here), and whether one falls
-inside a 3-second run or not moves the ratio (from 0.75 to 1.0 between identical
-150-sample runs). The headline ratio runs under Python's default collection, as users
-run, and is the median over back-to-back pairs; the full run also reports the ratio
-with that heap collected and frozen (``gc.freeze()``) before each run, for both tasks,
-as a diagnostic: it moves collections, it does not remove the package's objects.
+Measurement. Identical runs on this 2-vCPU VM vary by up to a third, in phases that
+last seconds to tens of seconds, so one long run of each task (or a few long pairs)
+gives a ratio anywhere from 0.75 to 1.05. The section therefore runs many short pairs
+back to back (bare and package, alternating which goes first), so both runs of a pair
+share the machine's phase, and reports the median of the per-pair ratios with their
+interquartile range. Over repeated measurements the median of 10 pairs of 40 samples
+stayed within about 3 points, where the median of 3 pairs of 100 samples ranged over
+30. Each run starts after a full collection (outside the timing), so the garbage of
+earlier runs does not land in the next one; the full run also times pairs of 1,000
+samples, where Inspect's own full collections of the import heap fall inside the runs.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
 import os
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from inspect_ai import Task, eval
@@ -110,63 +111,54 @@ def bare_task(package_task: Task) -> Task:
     )
 
 
-@contextlib.contextmanager
-def heap_frozen(frozen: bool) -> Iterator[None]:
-    """Collect the garbage of earlier runs, then (if ``frozen``) freeze what survives."""
-    gc.collect()
-    if frozen:
-        gc.freeze()
-    try:
-        yield
-    finally:
-        if frozen:
-            gc.unfreeze()
-
-
-def _timed(task: Task, log_dir: str, frozen: bool = True) -> tuple[float, EvalLog]:
+def _timed(task: Task, log_dir: str) -> tuple[float, EvalLog]:
     """One timed run. Both tasks get the same options: no display, so no realtime
     metrics either (Inspect otherwise recomputes every metric for a display no one
-    sees); the garbage of earlier runs is collected first, outside the timing, and the
-    heap of imports and earlier runs is frozen unless ``frozen`` is False."""
-    with heap_frozen(frozen):
-        start = time.perf_counter()
-        [log] = eval(
-            task,
-            model="plural/random",
-            log_dir=log_dir,
-            display="log",
-            score_display=False,
-            max_connections=100,
-        )
-        elapsed = time.perf_counter() - start
+    sees)."""
+    start = time.perf_counter()
+    [log] = eval(
+        task,
+        model="plural/random",
+        log_dir=log_dir,
+        display="log",
+        score_display=False,
+        max_connections=100,
+    )
+    elapsed = time.perf_counter() - start
     assert log.status == "success", log.error
     return elapsed, log
 
 
-QUICK = (100, 3)
-FULL = (1000, 3)
-"""(samples, pairs of runs) of the overhead section."""
+QUICK = (32, 10)
+FULL = (200, 12)
+"""(samples, pairs of runs) of the overhead section's headline."""
+SCALE = (1000, 2)
+"""(samples, pairs) of the full run's check at scale."""
 
 
 def run(quick: bool = False) -> dict[str, float]:
-    """The overhead section of ``python -m benchmarks`` (quick: 100 samples, three pairs of
-    runs; the full run: 1,000 samples, and the ratio with the import heap frozen too)."""
+    """The overhead section of ``python -m benchmarks`` (quick: 10 pairs of 40-sample
+    runs; the full run: 12 pairs of 200 samples, then 2 pairs of 1,000)."""
     print("== harness overhead: package task vs bare Inspect task (same samples, calls, model)")
-    n, repeats = QUICK if quick else FULL
-    return main(n=n, repeats=repeats, frozen_too=not quick)
+    n, pairs = QUICK if quick else FULL
+    return main(n=n, pairs=pairs, scale=None if quick else SCALE)
 
 
 def summary(result: dict[str, float]) -> list[str]:
     """The overhead line of the final summary."""
     lines = [
-        f"overhead ratio: {result['overhead_ratio']:.2f} at {result['samples']:.0f} samples "
-        f"(package {result['package_samples_per_s']:.1f} vs bare "
-        f"{result['bare_samples_per_s']:.1f} samples/s at best; median of "
-        f"{result['pairs']:.0f} pairs; target >= 0.9)"
+        f"overhead ratio: {result['overhead_ratio']:.2f} (interquartile "
+        f"{result['overhead_ratio_q1']:.2f} to {result['overhead_ratio_q3']:.2f}) over "
+        f"{result['pairs']:.0f} pairs of {result['samples']:.0f}-sample runs (package "
+        f"{result['package_samples_per_s']:.1f} vs bare {result['bare_samples_per_s']:.1f} "
+        "samples/s, medians; target >= 0.9)"
     ]
-    if "overhead_ratio_frozen_heap" in result:
-        frozen = result["overhead_ratio_frozen_heap"]
-        lines.append(f"overhead ratio with the import heap frozen: {frozen:.2f}")
+    if "overhead_ratio_at_scale" in result:
+        lines.append(
+            f"overhead ratio at {result['scale_samples']:.0f} samples: "
+            f"{result['overhead_ratio_at_scale']:.2f} (median of "
+            f"{result['scale_pairs']:.0f} pairs)"
+        )
     return lines
 
 
@@ -178,16 +170,19 @@ def _make(data: Path) -> dict[str, Callable[[], Task]]:
 
 
 def _paired(
-    tasks: dict[str, Callable[[], Task]], log_dir: str, repeats: int, frozen: bool
+    tasks: dict[str, Callable[[], Task]], log_dir: str, pairs: int
 ) -> tuple[dict[str, list[float]], EvalLog]:
-    """Wall seconds of ``repeats`` back-to-back pairs (bare and package, alternating which
+    """Wall seconds of ``pairs`` back-to-back pairs (bare and package, alternating which
     goes first), and a package log."""
     times: dict[str, list[float]] = {"bare": [], "package": []}
     log: EvalLog | None = None
-    for repeat in range(repeats):
-        order = ["bare", "package"] if repeat % 2 == 0 else ["package", "bare"]
+    for pair in range(pairs):
+        # the garbage of earlier pairs, collected outside the timing (a full collection
+        # scans the half-million objects of the imports: about 0.4 s)
+        gc.collect()
+        order = ["bare", "package"] if pair % 2 == 0 else ["package", "bare"]
         for name in order:
-            elapsed, run_log = _timed(tasks[name](), log_dir, frozen)
+            elapsed, run_log = _timed(tasks[name](), log_dir)
             times[name].append(elapsed)
             if name == "package":
                 log = run_log
@@ -195,56 +190,71 @@ def _paired(
     return times, log
 
 
-def _pair_ratio(times: dict[str, list[float]]) -> float:
-    """The median over pairs of bare seconds / package seconds.
+def pair_ratios(times: dict[str, list[float]]) -> list[float]:
+    """Bare seconds / package seconds of each pair.
 
-    The two runs of a pair run back to back, so a slow phase of the machine (the run
-    time of identical runs varies by up to a third here) slows both alike and cancels.
+    The two runs of a pair run back to back, so a slow phase of the machine slows both
+    alike and cancels out of their ratio.
     """
-    return float(statistics.median(b / p for b, p in zip(times["bare"], times["package"])))
+    return [b / p for b, p in zip(times["bare"], times["package"], strict=True)]
+
+
+def _quartiles(values: list[float]) -> tuple[float, float, float]:
+    q1, median, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return float(q1), float(median), float(q3)
 
 
 def main(
-    n: int = 2000, repeats: int = 3, json_path: str | None = None, frozen_too: bool = False
+    n: int = 40,
+    pairs: int = 10,
+    json_path: str | None = None,
+    scale: tuple[int, int] | None = None,
 ) -> dict[str, float]:
-    """Run ``repeats`` pairs of the two tasks after an untimed warm-up and print the
-    overhead ratio (the median over pairs); with ``frozen_too``, as many pairs again with
-    the import heap frozen."""
+    """Run ``pairs`` pairs of the two tasks after an untimed warm-up and print the
+    overhead ratio (the median of the pairs' ratios) with its interquartile range;
+    with ``scale`` (samples, pairs), also time pairs of that many samples."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    sizes = [n] + ([scale[0]] if scale else [])
+    at_scale: dict[str, list[float]] | None = None
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp) / "data"
-        data.mkdir()
-        write_benchmark_csv(data, n)
-        tasks = _make(data)
+        folders = {}
+        for size in sizes:
+            folders[size] = Path(tmp) / f"data{size}"
+            folders[size].mkdir()
+            write_benchmark_csv(folders[size], size)
+        tasks = _make(folders[n])
         # warm-up, not timed: the first eval of a process imports the providers' SDKs
         # and fills Inspect's registries, a one-off cost that would land on one task
         for make in tasks.values():
             eval(make(), model="plural/random", log_dir=f"{tmp}/warm", display="log", limit=10)
-        times, log = _paired(tasks, f"{tmp}/logs", repeats, frozen=False)
-        frozen = _paired(tasks, f"{tmp}/logs", repeats, frozen=True)[0] if frozen_too else None
+        times, log = _paired(tasks, f"{tmp}/logs", pairs)
+        if scale:
+            at_scale = _paired(_make(folders[scale[0]]), f"{tmp}/logs", scale[1])[0]
     assert log.results is not None
     chance = {name: m.value for name, m in log.results.scores[0].metrics.items()}
+    q1, median, q3 = _quartiles(pair_ratios(times))
     result = {
         "samples": float(n),
-        "pairs": float(repeats),
-        "package_samples_per_s": n / min(times["package"]),
-        "bare_samples_per_s": n / min(times["bare"]),
-        "overhead_ratio": _pair_ratio(times),
+        "pairs": float(pairs),
+        "package_samples_per_s": n / statistics.median(times["package"]),
+        "bare_samples_per_s": n / statistics.median(times["bare"]),
+        "overhead_ratio": float(statistics.median(pair_ratios(times))),
+        "overhead_ratio_q1": q1,
+        "overhead_ratio_q3": q3,
     }
-    print(f"{'task':<30}" + "".join(f"{'run ' + str(i + 1) + ' s':>9}" for i in range(repeats)))
     rows = [("bare inspect", times["bare"]), ("personaeval_literary", times["package"])]
-    if frozen is not None:
-        rows += [
-            ("bare inspect, heap frozen", frozen["bare"]),
-            ("personaeval_literary, frozen", frozen["package"]),
-        ]
-        result["overhead_ratio_frozen_heap"] = _pair_ratio(frozen)
+    print(f"{n} samples, {pairs} pairs of runs; wall seconds per run:")
     for label, seconds in rows:
-        print(f"{label:<30}" + "".join(f"{t:>9.2f}" for t in seconds))
-    print(f"overhead ratio: {result['overhead_ratio']:.2f}")
-    if frozen is not None:
-        ratio = result["overhead_ratio_frozen_heap"]
-        print(f"overhead ratio with the import heap frozen (diagnostic): {ratio:.2f}")
+        print(f"  {label:<22}" + " ".join(f"{t:5.2f}" for t in seconds))
+    print("  bare / package per pair " + " ".join(f"{r:5.2f}" for r in pair_ratios(times)))
+    if at_scale is not None and scale is not None:
+        result["scale_samples"], result["scale_pairs"] = float(scale[0]), float(scale[1])
+        result["overhead_ratio_at_scale"] = float(statistics.median(pair_ratios(at_scale)))
+        print(f"{scale[0]} samples, {scale[1]} pairs of runs; wall seconds per run:")
+        for label, key in [("bare inspect", "bare"), ("personaeval_literary", "package")]:
+            print(f"  {label:<22}" + " ".join(f"{t:6.2f}" for t in at_scale[key]))
+        print(f"overhead ratio at {scale[0]} samples: {result['overhead_ratio_at_scale']:.2f}")
+    print(f"overhead ratio: {median:.2f} (interquartile range {q1:.2f} to {q3:.2f})")
     print(
         "chance level (plural/random, K=4): " + ", ".join(f"{k} {v:.3f}" for k, v in chance.items())
     )
