@@ -179,7 +179,7 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
     """Run the latency benchmark and print its table.
 
     Args:
-        quick: A smoke run (about 20 s): 100 ms latency, 40 samples, the server in a
+        quick: A smoke run (about 12 s): 100 ms latency, 30 samples, the server in a
             thread of this process. At that latency Inspect's own CPU time per sample
             exceeds the ideal, so the ratios measure CPU, not concurrency. The full run
             (about 90 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process.
@@ -193,7 +193,7 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
 
     """
     latency = 0.1 if quick else 0.5
-    n = 40 if quick else 250
+    n = 30 if quick else 250
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
