@@ -182,7 +182,7 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
         quick: A smoke run (about 12 s): 100 ms latency, 30 samples, the server in a
             thread of this process. At that latency Inspect's own CPU time per sample
             exceeds the ideal, so the ratios measure CPU, not concurrency. The full run
-            (about 90 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process.
+            (about 220 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process.
         json_path: Also write the results to this JSON file.
 
     Returns:
