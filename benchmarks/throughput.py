@@ -200,6 +200,7 @@ def pair_ratios(times: dict[str, list[float]]) -> list[float]:
 
 
 def _quartiles(values: list[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile (the middle cut is the median)."""
     q1, median, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
     return float(q1), float(median), float(q3)
 
@@ -232,13 +233,14 @@ def main(
             at_scale = _paired(_make(folders[scale[0]]), f"{tmp}/logs", scale[1])[0]
     assert log.results is not None
     chance = {name: m.value for name, m in log.results.scores[0].metrics.items()}
-    q1, median, q3 = _quartiles(pair_ratios(times))
+    ratios = pair_ratios(times)
+    q1, median, q3 = _quartiles(ratios)
     result = {
         "samples": float(n),
         "pairs": float(pairs),
         "package_samples_per_s": n / statistics.median(times["package"]),
         "bare_samples_per_s": n / statistics.median(times["bare"]),
-        "overhead_ratio": float(statistics.median(pair_ratios(times))),
+        "overhead_ratio": median,
         "overhead_ratio_q1": q1,
         "overhead_ratio_q3": q3,
     }
@@ -246,7 +248,7 @@ def main(
     print(f"{n} samples, {pairs} pairs of runs; wall seconds per run:")
     for label, seconds in rows:
         print(f"  {label:<22}" + " ".join(f"{t:5.2f}" for t in seconds))
-    print("  bare / package per pair " + " ".join(f"{r:5.2f}" for r in pair_ratios(times)))
+    print("  bare / package per pair " + " ".join(f"{r:5.2f}" for r in ratios))
     if at_scale is not None and scale is not None:
         result["scale_samples"], result["scale_pairs"] = float(scale[0]), float(scale[1])
         result["overhead_ratio_at_scale"] = float(statistics.median(pair_ratios(at_scale)))
