@@ -29,6 +29,7 @@ from inspect_plural.scorers import (
     rating_scorer,
     review_metrics,
     review_scorer,
+    role_mean,
     role_scorer,
     text_macro_f1,
     top1,

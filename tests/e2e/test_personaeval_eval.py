@@ -163,6 +163,7 @@ def test_epochs_count_a_failure_in_any_epoch(tmp_path: Path) -> None:
     model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
     log = _run(task, tmp_path, model=model, epochs=2)
     assert log.samples is not None and len(log.samples) == 40
+    assert log.eval.config.epochs_reducer == ["role_mean"]
     failed_ids = {s.id for s in log.samples if not s.store_as(Prediction).parse_ok}
     assert 0 < len(failed_ids) < 20
     # a sample failing in one epoch only is still a failure after the epoch mean

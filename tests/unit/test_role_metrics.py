@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from inspect_ai.scorer import SampleScore, Score
+from inspect_ai.scorer import SampleScore, Score, mean_score
 from scipy.stats import rankdata
 from sklearn.metrics import brier_score_loss, top_k_accuracy_score
 
@@ -24,6 +24,7 @@ from inspect_plural.scorers.role import (
     mean_rank,
     parse_failures,
     resolve_role_config,
+    role_mean,
     role_metrics,
     score_distribution,
     top1,
@@ -550,3 +551,22 @@ def test_per_sample_brier_follows_the_preset() -> None:
     # A: p = (.7, .1, .1, .1), gold 0: sum form .09 + 3 * .01 = .12; PersonaEval form .12 / 4
     personaeval = _corpus(resolve_role_config("personaeval"))
     assert personaeval[0].score.value["brier"] == pytest.approx(0.12 / 4)  # type: ignore[index]
+
+
+def test_role_mean_equals_inspects_mean_over_epochs() -> None:
+    rng = np.random.default_rng(7)
+    for n_epochs in (1, 2, 5):
+        epochs = []
+        for _ in range(n_epochs):
+            probs = rng.dirichlet(np.ones(4)).tolist()
+            value = score_distribution(probs, 2, ROLE_PRESETS["default"])
+            value["parse_ok"] = float(rng.random() < 0.7)
+            epochs.append(Score(value=value, answer="x", explanation="why"))
+        ours, inspects = role_mean()(epochs), mean_score()(epochs)
+        assert isinstance(ours.value, dict) and isinstance(inspects.value, dict)
+        assert list(ours.value) == list(inspects.value)
+        assert ours.value == pytest.approx(inspects.value, abs=1e-15)
+        assert (ours.answer, ours.explanation) == ("x", "why")
+    # one epoch is returned value for value
+    single = Score(value={"correct": 1.0, "p_0": 0.1})
+    assert role_mean()([single]).value == single.value

@@ -66,6 +66,7 @@ from inspect_plural.scorers._correlation import (
     CorrelationResult,
     correlations,
 )
+from inspect_plural.scorers._reduce import mean_by_key
 from inspect_plural.scorers.role import parse_failures
 
 __all__ = [
@@ -445,20 +446,6 @@ def rating_mean() -> ScoreReducer:
     """
 
     def reduce(scores: list[Score]) -> Score:
-        rows = [cast(dict[str, float], s.value) for s in scores if isinstance(s.value, dict)]
-        if not rows:
-            return scores[0]
-        value: dict[str, float] = {}
-        for key in dict.fromkeys(k for row in rows for k in row):
-            present = [float(row[key]) for row in rows if key in row and _finite(row[key])]
-            if present:
-                value[key] = float(np.mean(present))
-        first = next(s for s in scores if isinstance(s.value, dict))
-        return Score(
-            value=value,
-            answer=first.answer,
-            explanation=first.explanation,
-            metadata=first.metadata,
-        )
+        return mean_by_key(scores)
 
     return reduce

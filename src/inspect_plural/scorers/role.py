@@ -37,8 +37,10 @@ from inspect_ai.scorer import (
     SampleScore,
     Score,
     Scorer,
+    ScoreReducer,
     Target,
     metric,
+    score_reducer,
     scorer,
 )
 from inspect_ai.solver import TaskState
@@ -57,6 +59,7 @@ from inspect_plural.scorers._calibration import (
     top_k_correct,
     top_ks_correct,
 )
+from inspect_plural.scorers._reduce import mean_by_key
 
 __all__ = [
     "ROLE_PRESETS",
@@ -67,6 +70,7 @@ __all__ = [
     "failed_answers",
     "mean_rank",
     "parse_failures",
+    "role_mean",
     "role_scorer",
     "top1",
     "top2",
@@ -345,3 +349,24 @@ def role_scorer(
         )
 
     return score
+
+
+@score_reducer(name="role_mean")
+def role_mean() -> ScoreReducer:
+    """Reduce epochs to the mean of each score key, as Inspect's ``mean`` does, in floats.
+
+    The probabilities ``p_*`` become the mean distribution over the epochs, ``correct``
+    and ``top2`` the share of epochs credited, and ``parse_ok`` the share of epochs
+    with a usable answer (so a sample that failed in any epoch counts in
+    ``parse_failures``). The role tasks use it by default: Inspect's ``mean`` gives
+    the same values but computes each of the sixteen-odd keys in exact fractions,
+    even with one epoch.
+
+    Returns:
+        The reducer.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        return mean_by_key(scores)
+
+    return reduce

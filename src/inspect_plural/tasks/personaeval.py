@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Solver
 
 from inspect_plural.records import LabelScale, RoleExample, RoleItem, RoleSampleMetadata
-from inspect_plural.scorers.role import resolve_role_config, role_metrics, role_scorer
+from inspect_plural.scorers.role import resolve_role_config, role_mean, role_metrics, role_scorer
 from inspect_plural.solvers.role_identification import Aggregate, role_identification
 from inspect_plural.sources.personaeval import PERSONAEVAL_TRACKS, load_personaeval
 from inspect_plural.tasks._metadata import task_version
@@ -190,6 +190,8 @@ def personaeval_task(
         solver=solver,
         scorer=role_scorer(preset=metrics_preset),
         metrics=role_metrics(config),
+        # under --epochs, each key's mean (Inspect's default, without exact fractions)
+        epochs=Epochs(1, role_mean()),
         config=GenerateConfig(temperature=temperature),
         version=task_version(f"personaeval_{track}"),
         viewer=role_viewer(n_options),

@@ -1,0 +1,44 @@
+"""The key-by-key epoch mean shared by the package's dict-valued scorers."""
+
+from __future__ import annotations
+
+import math
+from typing import cast
+
+from inspect_ai.scorer import Score
+
+__all__ = ["mean_by_key"]
+
+
+def mean_by_key(scores: list[Score]) -> Score:
+    """The mean of each score key over the epochs that hold a finite value for it.
+
+    Unlike Inspect's ``mean``, keys may differ between epochs, and the arithmetic is in
+    floats (``math.fsum``, then one division): Inspect's ``statistics.mean`` works in
+    exact fractions, about 50 microseconds per key per sample even with one epoch,
+    which is most of the cost of reducing a score of a dozen keys. A score that is not
+    a dict (an unscored sentinel) is skipped; the answer, explanation and metadata are
+    the first scored epoch's, as with Inspect's reducers.
+
+    Args:
+        scores: One sample's scores, one per epoch.
+
+    Returns:
+        The reduced score (the first score itself when none is a dict).
+    """
+    rows = [s for s in scores if isinstance(s.value, dict)]
+    if not rows:
+        return scores[0]
+    values = [cast(dict[str, float], s.value) for s in rows]
+    reduced: dict[str, float] = {}
+    for key in dict.fromkeys(k for row in values for k in row):
+        present = [x for row in values if key in row and math.isfinite(x := float(row[key]))]
+        if present:
+            reduced[key] = math.fsum(present) / len(present)
+    first = rows[0]
+    return Score(
+        value=reduced,
+        answer=first.answer,
+        explanation=first.explanation,
+        metadata=first.metadata,
+    )
