@@ -13,7 +13,10 @@ of requests the server had in flight (which should be C). Inspect runs at most
 parsing, logging) holds its connection slot idle; the full run therefore also runs
 ``role_identification`` with ``max_samples`` 2C, which lets samples prepare while
 others wait. Either way a run cannot beat its client CPU time: ``wall/bound`` is the
-wall time over ``max(ideal, CPU seconds)``.
+wall time over ``max(ideal, CPU seconds)``. At 500 ms, C=50 asks for 100 calls a second,
+more than Inspect's own client manages on two cores, so the full run also times C=50
+with 4 s per call (bare Inspect, and role_identification with ``max_samples`` C and
+2C), where the ideal is above the client's CPU time.
 
 The same requests (the prompts, seeds and answer formats Inspect sent, read from the
 log) are then sent in the concurrency pattern of the official PersonaEval runner
@@ -49,6 +52,13 @@ OFFICIAL_WORKERS = 4
 SAMPLES_PER_CONNECTION = 2
 """``max_samples`` per connection of the extra role_identification rows (full run)."""
 TARGET = 1.25
+SLOW_LATENCY = 4.0
+"""Seconds per call of the full run's slow-API rows at C=50 (a long answer from a large
+model). At 500 ms, C=50 asks for 100 calls a second, more than Inspect's own client CPU
+per call allows on two cores (about 40 ms); at 2 s the ideal (10 s for 250 calls) still
+equals that CPU time. At 4 s the ideal is twice the client's CPU time, so these rows show
+whether the waits are hidden once CPU is not the bound."""
+SLOW_CONNECTIONS = 50
 
 
 def _requests_from_log(log: EvalLog) -> list[dict[str, Any]]:
@@ -152,6 +162,35 @@ def _inspect_run(
     return row, log
 
 
+def _slow_api_rows(server: FakeOpenAIServer, data: Path, logs: str) -> list[dict[str, Any]]:
+    """Bare Inspect and role_identification (max_samples C and 2C) at C=50 with
+    :data:`SLOW_LATENCY` per call (the server is set back by the caller)."""
+    server.configure(latency=SLOW_LATENCY)
+    workloads = _workloads(data)
+    c = SLOW_CONNECTIONS
+    runs: list[tuple[str, Callable[[], Task], dict[str, Any]]] = [
+        ("bare inspect", workloads["bare inspect"], {}),
+        ("role_identification", workloads["role_identification"], {}),
+        (
+            "role_identification",
+            workloads["role_identification"],
+            {"max_samples": SAMPLES_PER_CONNECTION * c},
+        ),
+    ]
+    rows = []
+    for name, task, eval_args in runs:
+        row, _ = _inspect_run(server, name, task(), logs, c, SLOW_LATENCY, **eval_args)
+        row["runner"] = (
+            f"{name} C={c}"
+            + (f" S={eval_args['max_samples']}" if eval_args else "")
+            + f" @{SLOW_LATENCY:g}s"
+        )
+        row["workload"] = name
+        row.update(eval_args)
+        rows.append(row)
+    return rows
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     """The latency section of ``python -m benchmarks``."""
     print("== latency hiding through a local OpenAI-compatible server (openai-api provider)")
@@ -172,6 +211,17 @@ def summary(result: dict[str, Any]) -> list[str]:
     ]
     official = ", ".join(f"{k} {v:.2f}" for k, v in result["official_over_inspect"].items())
     lines.append(f"official PersonaEval pattern (4 threads) wall / ours: {official}")
+    if "slow_api" in result:
+        slow = result["slow_api"]
+        lines.append(
+            f"latency {slow['latency_s'] * 1000:.0f} ms, C={SLOW_CONNECTIONS}: "
+            + ", ".join(
+                f"{row['runner'].split(' C=')[0]}"
+                + (f" S={row['max_samples']}" if "max_samples" in row else "")
+                + f" {row['wall_ratio']:.2f}x ideal"
+                for row in slow["rows"]
+            )
+        )
     return lines
 
 
@@ -182,14 +232,16 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
         quick: A smoke run (about 12 s): 100 ms latency, 30 samples, the server in a
             thread of this process. At that latency Inspect's own CPU time per sample
             exceeds the ideal, so the ratios measure CPU, not concurrency. The full run
-            (about 220 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process.
+            (about 290 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process,
+            then the slow-API rows at 4 s and C=50.
         json_path: Also write the results to this JSON file.
 
     Returns:
         ``latency_s``, ``samples``, ``rows`` (one per runner: calls, ideal, wall and
         server span in seconds and against the ideal, this process's CPU seconds, wall
         against max(ideal, CPU), peak requests in flight) and ``official_over_inspect``
-        (the official pattern's wall time over ours, per C).
+        (the official pattern's wall time over ours, per C); the full run adds
+        ``slow_api`` (its latency and rows).
 
     """
     latency = 0.1 if quick else 0.5
@@ -238,7 +290,8 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
                             row["workload"] = f"{name}, max_samples={SAMPLES_PER_CONNECTION}C"
                             row["max_samples"] = samples
                             rows.append(row)
-            server.configure(reset=True)
+            slow_rows = [] if quick else _slow_api_rows(server, data, logs)
+            server.configure(reset=True, latency=latency)
             cpu = time.process_time()
             wall = official_pattern(server.url, bodies, OFFICIAL_WORKERS)
             cpu = time.process_time() - cpu
@@ -269,15 +322,17 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
             for r in ours
         },
     }
+    if slow_rows:
+        result["slow_api"] = {"latency_s": SLOW_LATENCY, "rows": slow_rows}
     print(
         f"latency {latency * 1000:.0f} ms, {n} samples, 1 call each (role_identification); "
         f"server in a {result['server']}; {result['cpus']} CPUs, load {result['load_average']:.1f}"
     )
     header = ["calls", "ideal s", "wall s", "wall/ideal", "span/ideal", "cpu s", "wall/bound"]
-    print(f"{'runner':<27}" + "".join(f"{h:>11}" for h in header) + f"{'peak':>6}")
-    for r in rows:
+    print(f"{'runner':<36}" + "".join(f"{h:>11}" for h in header) + f"{'peak':>6}")
+    for r in [*rows, *slow_rows]:
         print(
-            f"{r['runner']:<27}{r['calls']:>11}{r['ideal_s']:>11.2f}{r['wall_s']:>11.2f}"
+            f"{r['runner']:<36}{r['calls']:>11}{r['ideal_s']:>11.2f}{r['wall_s']:>11.2f}"
             f"{r['wall_ratio']:>11.2f}{r['span_ratio']:>11.2f}{r['cpu_s']:>11.2f}"
             f"{r['wall_over_bound']:>11.2f}{r['peak_in_flight']:>6}"
         )
