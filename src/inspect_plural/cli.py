@@ -45,7 +45,11 @@ def _model_arg(text: str) -> tuple[str, Any]:
 
 
 def _add_personas(sub: Any) -> None:
-    from inspect_plural.stakeholders import DEFAULT_MAX_DOC_CHARS, PRESET_TASK_DESCRIPTIONS
+    from inspect_plural.stakeholders import (
+        DEFAULT_MAX_DOC_CHARS,
+        PERSONA_SEED,
+        PRESET_TASK_DESCRIPTIONS,
+    )
 
     parser = sub.add_parser(
         "personas",
@@ -93,6 +97,13 @@ def _add_personas(sub: Any) -> None:
     )
     parser.add_argument("--prompts", metavar="DIR", help="folder of replacement prompt templates")
     parser.add_argument(
+        "--seed",
+        type=int,
+        default=PERSONA_SEED,
+        help=f"generation seed of every call, at temperature 0 (default {PERSONA_SEED}, "
+        "maj_eval's default, so `-T persona_docs=...` finds the same cached set)",
+    )
+    parser.add_argument(
         "--no-cache", action="store_true", help="create anew even if a cached result exists"
     )
 
@@ -120,6 +131,7 @@ def _run_personas(args: argparse.Namespace) -> int:
     from inspect_plural.stakeholders import (
         PersonaCreationError,
         make_personas,
+        persona_config,
         read_documents,
     )
 
@@ -142,6 +154,7 @@ def _run_personas(args: argparse.Namespace) -> int:
             model=model,
             prompts=args.prompts,
             max_doc_chars=args.max_doc_chars,
+            config=persona_config(args.seed),
             cache=not args.no_cache,
         )
     except PersonaCreationError as ex:

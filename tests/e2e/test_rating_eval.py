@@ -382,6 +382,9 @@ def test_persona_docs_created_once_per_task_then_cached(
     asked = len(groups) + sum("no persona could be read" in n for n in created.notes)
     assert sum(creation) == chunks + 1 + asked
     assert sum(1 for c in creation if c > 0) == 1
+    # creation is seeded like the debate (maj_eval's seed, 42 by default), at temperature 0
+    [creator] = [s for s, c in zip(_samples(log), creation, strict=True) if c > 0]
+    assert {(e.config.temperature, e.config.seed) for e in _model_events(creator)} == {(0.0, 42)}
     for sample in _samples(log):  # the creating sample carries the creation tokens too
         debate_tokens = sum(g.tokens for g in sample.store_as(PanelDebate).groups)
         made = sample.store_as(StakeholderPanel).creation_calls > 0

@@ -29,6 +29,7 @@ from inspect_plural.models._random import RandomModelAPI
 from inspect_plural.prompts import PromptTemplateError
 from inspect_plural.stakeholders import (
     DEFAULT_PERSONA_SETS,
+    PERSONA_SEED,
     PRESET_TASK_DESCRIPTIONS,
     Document,
     Persona,
@@ -40,6 +41,7 @@ from inspect_plural.stakeholders import (
     default_personas,
     load_personas,
     persona_cache_key,
+    persona_config,
     personas_for_task,
     read_document,
     select_personas,
@@ -85,6 +87,7 @@ class Calls:
     """Calls of the counting chance model, by step."""
 
     count: Counter[str] = Counter()
+    configs: list[GenerateConfig] = []
 
 
 def _step(answer_format: object) -> str:
@@ -108,6 +111,7 @@ class CountingRandomAPI(RandomModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         Calls.count[_step(declared_answer_format(input))] += 1
+        Calls.configs.append(config)
         return await super().generate(input, tools, tool_choice, config)
 
 
@@ -120,6 +124,7 @@ def _counting() -> type[ModelAPI]:
 def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "cache"))
     Calls.count = Counter()
+    Calls.configs = []
 
 
 def _docs() -> list[Document]:
@@ -336,6 +341,8 @@ def test_pipeline_calls_chunks_plus_one_plus_groups() -> None:
     assert Calls.count["persona"] == len(created.groups) >= 1
     assert Calls.count["other"] == 0
     assert created.usage.calls == chunks + 1 + len(created.groups)
+    # reproducible: every call at temperature 0 with the default seed
+    assert {(c.temperature, c.seed) for c in Calls.configs} == {(0.0, PERSONA_SEED)}
     assert created.usage.input_tokens > 0 and created.usage.output_tokens > 0
     assert created.origin.kind == "documents"
     assert created.origin.model == "stakeholdercount/random"
@@ -385,8 +392,12 @@ def test_cache_hit_makes_no_call_and_the_key_tracks_its_inputs(tmp_path: Path) -
             docs, TASK, "storysparkqa", model, config=GenerateConfig(temperature=0.7)
         ),
         persona_cache_key(docs, TASK, "mslr_cochrane", model),
+        persona_cache_key(docs, TASK, "storysparkqa", model, config=persona_config(7)),
     }
-    assert key not in others and len(others) == 8
+    assert key not in others and len(others) == 9
+    assert key == persona_cache_key(
+        docs, TASK, "storysparkqa", model, config=persona_config(PERSONA_SEED)
+    )
 
 
 def test_bad_template_fails_before_any_call(tmp_path: Path) -> None:
@@ -568,6 +579,11 @@ def test_cli_writes_a_valid_file_and_uses_the_cache(
     assert "from cache: 0 calls now" in capsys.readouterr().out
     assert main([*args, "-o", str(out), "-M", "seed=3", "--no-cache"]) == 0
     assert "from cache" not in capsys.readouterr().out
+    # --seed is the creation calls' seed, so another seed is another cached set
+    assert main([*args, "-o", str(out), "-M", "seed=3", "--seed", "5"]) == 0
+    assert "from cache" not in capsys.readouterr().out
+    assert main([*args, "-o", str(out), "-M", "seed=3", "--seed", "5"]) == 0
+    assert "from cache: 0 calls now" in capsys.readouterr().out
 
     task_file = tmp_path / "task.txt"
     task_file.write_text(TASK, encoding="utf-8")

@@ -66,6 +66,7 @@ from inspect_plural.stakeholders import (
     Persona,
     PersonaSet,
     StakeholderGroup,
+    persona_config,
     personas_for_task,
 )
 
@@ -560,7 +561,8 @@ def maj_eval(
             evaluation (one call each) instead of keeping their last scores.
         prompts: Folder of replacement prompt templates.
         temperature: Sampling temperature of every call.
-        seed: Generation seed (``seed + epoch - 1`` per epoch).
+        seed: Generation seed (``seed + epoch - 1`` per epoch); personas created from
+            ``persona_docs`` use ``seed`` at temperature 0.
 
     Returns:
         A solver that writes :class:`StakeholderPanel`, :class:`PanelDebate` and a
@@ -595,6 +597,7 @@ def maj_eval(
                     documents=docs,
                     model=get_model(role="persona_builder") if docs else None,
                     prompts=prompts,
+                    config=persona_config(seed),
                 )
             cache[metadata.dataset] = (loaded, calls)
             return loaded, calls

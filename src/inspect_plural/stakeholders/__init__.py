@@ -12,12 +12,14 @@ from inspect_plural.sources.mslr import MSLR_TASK_DESCRIPTION
 from inspect_plural.sources.storysparkqa import STORYSPARKQA_TASK_DESCRIPTION
 from inspect_plural.stakeholders.create import (
     DEFAULT_MAX_DOC_CHARS,
+    PERSONA_SEED,
     Document,
     PersonaCreationError,
     cached_personas,
     create_personas,
     make_personas,
     persona_cache_key,
+    persona_config,
     personas_for_task,
     read_document,
     read_documents,
@@ -42,6 +44,7 @@ from inspect_plural.stakeholders.records import (
 
 __all__ = [
     "DEFAULT_MAX_DOC_CHARS",
+    "PERSONA_SEED",
     "DEFAULT_PERSONA_SETS",
     "Document",
     "DocumentInfo",
@@ -62,6 +65,7 @@ __all__ = [
     "load_personas",
     "make_personas",
     "persona_cache_key",
+    "persona_config",
     "personas_for_task",
     "read_document",
     "read_documents",

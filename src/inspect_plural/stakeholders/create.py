@@ -67,6 +67,7 @@ PERSONA_ATTRIBUTES = (
 
 __all__ = [
     "DEFAULT_MAX_DOC_CHARS",
+    "PERSONA_SEED",
     "Document",
     "PersonaCreationError",
     "cached_personas",
@@ -76,6 +77,7 @@ __all__ = [
     "parse_grouping",
     "parse_personas",
     "persona_cache_key",
+    "persona_config",
     "persona_prompts",
     "personas_for_task",
     "read_document",
@@ -90,6 +92,8 @@ EXTRACT_FIELDS = {"task_description", "document_name", "document"}
 GROUP_FIELDS = {"task_description", "stakeholders"}
 PERSONA_FIELDS = {"task_description", "group", "characteristics", "perspectives", "count"}
 DEFAULT_MAX_DOC_CHARS = 60_000
+PERSONA_SEED = 42
+"""Generation seed of persona creation when none is given (as ``maj_eval``'s default)."""
 DOCUMENT_SUFFIXES = (".txt", ".md", ".markdown", ".pdf")
 
 
@@ -586,8 +590,20 @@ async def _ask(
     return output.completion
 
 
+def persona_config(seed: int | None = PERSONA_SEED) -> GenerateConfig:
+    """The generation config of persona creation: temperature 0 and a seed.
+
+    Args:
+        seed: The generation seed (None: unseeded). ``maj_eval`` passes its own ``seed``.
+
+    Returns:
+        The config.
+    """
+    return GenerateConfig(temperature=0.0, seed=seed)
+
+
 def _default_config(config: GenerateConfig | None) -> GenerateConfig:
-    return GenerateConfig(temperature=0.0) if config is None else config
+    return persona_config() if config is None else config
 
 
 def _resolve(model: Model | str | None) -> Model:
@@ -676,7 +692,8 @@ async def create_personas(
             ``maj_group.txt``, ``maj_persona.txt``).
         max_doc_chars: Longer documents are split into parts of at most this size, one
             extraction call each.
-        config: Generation config of every call (default: temperature 0).
+        config: Generation config of every call (default: :func:`persona_config`,
+            temperature 0 with seed :data:`PERSONA_SEED`).
 
     Returns:
         The persona set (``origin.kind == "documents"``), with calls and tokens in
