@@ -13,8 +13,7 @@ Five parser families, each fed the same number of generated outputs:
   ``parse_score_lines``, ``parse_bare_score`` / ``sample_mean_score`` and
   ``weighted_score`` over the output's tokens.
 - ``debate``: a MAJ-Eval persona's turn (scores, ``NO MORE COMMENTS``, feedback), the
-  moderator's pick (``extract_json_object`` + ``match_option``, as
-  ``maj_eval._GroupDebate._pick`` does, with the code's fallback speaker), the
+  moderator's pick (``parse_moderator_pick``, with the code's fallback speaker), the
   aggregator's synthesis, and a ChatEval referee's score lines.
 - ``perse``: PERSE's review-and-score JSON (``parse_review``) and pairwise choice
   (``parse_choice``).
@@ -55,8 +54,6 @@ from inspect_plural.parsing import (
     PLOT_CHOICES,
     VERDICTS,
     DistributionParse,
-    extract_json_object,
-    match_option,
     parse_choice,
     parse_distribution,
     parse_verdict,
@@ -71,7 +68,7 @@ from inspect_plural.rating_parsing import (
 )
 from inspect_plural.records import RatingDimension
 from inspect_plural.solvers._answers import parse_answer
-from inspect_plural.solvers._debate import fallback_speaker
+from inspect_plural.solvers._debate import fallback_speaker, parse_moderator_pick
 from inspect_plural.solvers.geval import sample_mean_score, weighted_score
 from inspect_plural.stakeholders.create import parse_extraction, parse_grouping, parse_personas
 
@@ -570,28 +567,8 @@ def _turn(text: str, ctx: DebateContext) -> bool:
     return _check_scores(parsed, ctx.dimensions)
 
 
-def moderator_pick(raw: str, candidates: Sequence[str]) -> tuple[str | None, str]:
-    """The speaker a moderator's answer names and its reason, as MAJ-Eval reads them.
-
-    The same reading as ``_GroupDebate._pick`` in ``inspect_plural.solvers.maj_eval``
-    (inline there, so mirrored here).
-
-    Args:
-        raw: The moderator's answer.
-        candidates: Who may speak.
-
-    Returns:
-        The candidate (None when the answer names none: the code then picks) and the
-        reason given.
-    """
-    obj = extract_json_object(raw) or {}
-    named = obj.get("next_speaker")
-    speaker = match_option(str(named), list(candidates)) if named is not None else None
-    return speaker, str(obj.get("reason", ""))
-
-
 def _moderator(text: str, ctx: DebateContext) -> bool:
-    speaker, reason = moderator_pick(text, ctx.names)
+    speaker, reason = parse_moderator_pick(text, ctx.names)
     _require(speaker is None or speaker in ctx.names, f"speaker {speaker!r}")
     _require(_storable(reason), f"a surrogate in the reason: {reason!r:.80}")
     if speaker is None:

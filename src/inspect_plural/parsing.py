@@ -663,6 +663,9 @@ def _characters_from_json(text: str) -> list[CharacterParse]:
 def extract_field(text: str, name: str) -> str | None:
     """The value of a ``Name: value`` field (the last one), running on to the next field.
 
+    The name's words may be joined by spaces, punctuation or underscores
+    (``next speaker``, ``Next-Speaker``, ``next_speaker``).
+
     Args:
         text: The model output.
         name: The field name, e.g. ``Reasoning`` or ``Character's aspect``.
@@ -671,7 +674,7 @@ def extract_field(text: str, name: str) -> str | None:
         The value, whitespace-collapsed, or None when the field is absent.
     """
     pattern = re.compile(
-        r"^[\s>*#_`~-]*" + r"\W*".join(map(re.escape, _tokens(name))) + r"[\s*_`]*[:：](.*)$",
+        r"^[\s>*#_`~-]*" + r"[\W_]*".join(map(re.escape, _tokens(name))) + r"[\s*_`]*[:：](.*)$",
         re.IGNORECASE,
     )
     lines = unicodedata.normalize("NFKC", text or "").splitlines()

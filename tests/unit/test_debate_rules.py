@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from inspect_plural.solvers._debate import (
     debate_call_budget,
     disagreement_summary,
     fallback_speaker,
     most_disagreeing,
+    parse_moderator_pick,
 )
 
 LATEST = {
@@ -51,3 +54,35 @@ def test_call_budget() -> None:
     assert debate_call_budget(3, [3, 1]) == 3 + 5 + 1 + 1
     # a group of one has no debate
     assert debate_call_budget(1, []) == 2
+
+
+NAMES = ["Dr. Ana Ruiz", "Ben Okafor", "Ben Okonkwo"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "speaker", "reason"),
+    [
+        # the JSON object the prompt asks for, fenced or not, names matched loosely
+        (
+            '```json\n{"next_speaker": "Dr. Ana Ruiz", "reason": "widest gap"}\n```',
+            NAMES[0],
+            "widest gap",
+        ),
+        ('Sure. {"next_speaker": "dr ana ruiz", "reason": "r"}', NAMES[0], "r"),
+        ('{"next_speaker": "Ben Okafor"}', NAMES[1], ""),
+        # field lines when there is no JSON
+        (
+            "**Next speaker:** Ben Okonkwo\nReason: has not spoken yet",
+            NAMES[2],
+            "has not spoken yet",
+        ),
+        ("next_speaker: Dr. Ana Ruiz", NAMES[0], ""),
+        # no candidate named: the debate's rule picks instead
+        ('{"next_speaker": "Ben", "reason": "ambiguous"}', None, "ambiguous"),
+        ('{"next_speaker": "Someone Else", "reason": "x"}', None, "x"),
+        ("I think the group should hear from the clinician.", None, ""),
+        ("", None, ""),
+    ],
+)
+def test_moderator_pick(raw: str, speaker: str | None, reason: str) -> None:
+    assert parse_moderator_pick(raw, NAMES) == (speaker, reason)

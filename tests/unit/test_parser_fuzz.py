@@ -41,6 +41,7 @@ from inspect_plural.rating_parsing import (
 )
 from inspect_plural.records import RatingDimension
 from inspect_plural.solvers._answers import parse_answer
+from inspect_plural.solvers._debate import parse_moderator_pick
 from inspect_plural.solvers.geval import sample_mean_score, weighted_score
 from inspect_plural.stakeholders.create import parse_extraction, parse_grouping, parse_personas
 
@@ -301,7 +302,7 @@ def test_debate_turns_parse_or_fail_and_the_moderator_names_a_candidate(
     for name in ("feedback", "synthesis"):  # what maj_eval records, the answer by default
         recorded = str(turn.fields.get(name) or text)
         assert (recorded or not text) and _joined(recorded)
-    speaker, reason = fuzz.moderator_pick(text, names)
+    speaker, reason = parse_moderator_pick(text, names)
     assert speaker in [*names, None]
     assert isinstance(reason, str)
 
@@ -338,7 +339,7 @@ def test_persona_turn_scores_and_done(
 )
 def test_moderator_pick_with_prefix_names(named: str, names: list[str]) -> None:
     body = json.dumps({"next_speaker": named, "reason": "r"}, ensure_ascii=False)
-    speaker, _ = fuzz.moderator_pick(f"```json\n{body}\n```", names)
+    speaker, _ = parse_moderator_pick(f"```json\n{body}\n```", names)
     assert speaker in [*names, None]
     if named in names:  # an exact name is never taken for another candidate
         assert speaker == named

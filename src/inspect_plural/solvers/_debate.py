@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from inspect_plural.parsing import extract_field, extract_json_object, match_option
+
 __all__ = [
     "debate_call_budget",
     "disagreement_summary",
     "fallback_speaker",
     "most_disagreeing",
+    "parse_moderator_pick",
 ]
 
 
@@ -103,6 +106,34 @@ def fallback_speaker(
     """
     dimension = "overall" if "overall" in dimensions else dimensions[0]
     return most_disagreeing(candidates, latest, heard, dimension)
+
+
+def parse_moderator_pick(raw: str, candidates: Sequence[str]) -> tuple[str | None, str]:
+    """The speaker a moderator's answer names, and the reason it gives.
+
+    Read from the JSON object the prompt asks for (``next_speaker``, ``reason``), else
+    from ``Next speaker: NAME`` and ``Reason: ...`` lines. The name is matched to a
+    candidate as every option name is (:func:`~inspect_plural.parsing.match_option`:
+    case, spacing and punctuation ignored, unambiguous leading words); a name that is
+    not a candidate, or is ambiguous, counts as none.
+
+    Args:
+        raw: The moderator's answer.
+        candidates: Who may speak.
+
+    Returns:
+        The candidate (None when the answer names none, so the debate's rule picks
+        with :func:`fallback_speaker`) and the reason ("" when none is given).
+    """
+    obj = extract_json_object(raw) or {}
+    named = obj.get("next_speaker")
+    reason = obj.get("reason")
+    if named is None:
+        named = extract_field(raw, "next speaker")
+    if reason is None:
+        reason = extract_field(raw, "reason")
+    speaker = match_option(str(named), list(candidates)) if named is not None else None
+    return speaker, "" if reason is None else str(reason)
 
 
 def debate_call_budget(n_members: int, active_per_round: Sequence[int]) -> int:

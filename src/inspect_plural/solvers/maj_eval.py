@@ -45,12 +45,15 @@ from inspect_ai.util import collect, span
 from pydantic import BaseModel, Field
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
-from inspect_plural.parsing import extract_json_object, match_option
 from inspect_plural.prediction import PanelScores, StoredRecord
 from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import DONE_MARKER, parse_scores
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
-from inspect_plural.solvers._debate import disagreement_summary, fallback_speaker
+from inspect_plural.solvers._debate import (
+    disagreement_summary,
+    fallback_speaker,
+    parse_moderator_pick,
+)
 from inspect_plural.solvers._ratings import (
     SCORE_HIGH,
     SCORE_LOW,
@@ -388,9 +391,7 @@ class _Group:
             ChatMessageUser(content=prompt), JsonFormat(json_schema=schema)
         )
         raw = await self.call(get_model(role="moderator"), [message])
-        obj = extract_json_object(raw) or {}
-        named = obj.get("next_speaker")
-        speaker = match_option(str(named), candidates) if named is not None else None
+        speaker, reason = parse_moderator_pick(raw, candidates)
         if speaker is None:
             speaker = fallback_speaker(candidates, latest, heard, self.names)
             return DebateTurn(
@@ -404,7 +405,7 @@ class _Group:
             round=round_number,
             speaker=speaker,
             moderator_raw=raw,
-            reason=str(obj.get("reason", "")),
+            reason=reason,
         )
 
     async def phase2(self) -> dict[str, Evaluation]:
