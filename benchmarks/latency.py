@@ -229,9 +229,10 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
     """Run the latency benchmark and print its table.
 
     Args:
-        quick: A smoke run (about 12 s): 100 ms latency, 30 samples, the server in a
-            thread of this process. At that latency Inspect's own CPU time per sample
-            exceeds the ideal, so the ratios measure CPU, not concurrency. The full run
+        quick: A smoke run (about 6 s): ``role_identification`` only, 100 ms latency,
+            20 samples, the server in a thread of this process. At that latency
+            Inspect's own CPU time per sample exceeds the ideal, so the ratios measure
+            CPU, not concurrency. The full run
             (about 290 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process,
             then the slow-API rows at 4 s and C=50.
         json_path: Also write the results to this JSON file.
@@ -245,7 +246,7 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
 
     """
     latency = 0.1 if quick else 0.5
-    n = 30 if quick else 250
+    n = 20 if quick else 250
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
@@ -264,8 +265,8 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
             )
             bodies: list[dict[str, Any]] = []
             for name, task in _workloads(data).items():
-                if quick and name == "bare inspect":
-                    continue
+                if quick and name != "role_identification":
+                    continue  # the smoke run: one workload
                 for connections in CONNECTIONS:
                     row, log = _inspect_run(server, name, task(), logs, connections, latency)
                     row["workload"] = name

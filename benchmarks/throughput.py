@@ -137,7 +137,7 @@ SCALE = (1000, 2)
 
 
 def run(quick: bool = False) -> dict[str, float]:
-    """The overhead section of ``python -m benchmarks`` (quick: 10 pairs of 40-sample
+    """The overhead section of ``python -m benchmarks`` (quick: 10 pairs of 32-sample
     runs; the full run: 12 pairs of 200 samples, then 2 pairs of 1,000)."""
     print("== harness overhead: package task vs bare Inspect task (same samples, calls, model)")
     n, pairs = QUICK if quick else FULL
@@ -227,7 +227,7 @@ def main(
         # warm-up, not timed: the first eval of a process imports the providers' SDKs
         # and fills Inspect's registries, a one-off cost that would land on one task
         for make in tasks.values():
-            eval(make(), model="plural/random", log_dir=f"{tmp}/warm", display="log", limit=10)
+            eval(make(), model="plural/random", log_dir=f"{tmp}/warm", display="log", limit=4)
         times, log = _paired(tasks, f"{tmp}/logs", pairs)
         if scale:
             at_scale = _paired(_make(folders[scale[0]]), f"{tmp}/logs", scale[1])[0]
