@@ -216,7 +216,7 @@ def summary(result: dict[str, Any]) -> list[str]:
         lines.append(
             f"latency {slow['latency_s'] * 1000:.0f} ms, C={SLOW_CONNECTIONS}: "
             + ", ".join(
-                f"{row['runner'].split(' C=')[0]}"
+                row["workload"]
                 + (f" S={row['max_samples']}" if "max_samples" in row else "")
                 + f" {row['wall_ratio']:.2f}x ideal"
                 for row in slow["rows"]
@@ -232,9 +232,9 @@ def main(quick: bool = False, json_path: str | None = None) -> dict[str, Any]:
         quick: A smoke run (about 6 s): ``role_identification`` only, 100 ms latency,
             20 samples, the server in a thread of this process. At that latency
             Inspect's own CPU time per sample exceeds the ideal, so the ratios measure
-            CPU, not concurrency. The full run
-            (about 290 s) uses 500 ms, 250 samples (5 waves at C=50) and a server process,
-            then the slow-API rows at 4 s and C=50.
+            CPU, not concurrency. The full run (about 290 s) uses 500 ms, 250 samples
+            (5 waves at C=50) and a server process, then the slow-API rows at 4 s and
+            C=50.
         json_path: Also write the results to this JSON file.
 
     Returns:

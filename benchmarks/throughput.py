@@ -11,10 +11,11 @@ last seconds to tens of seconds, so one long run of each task (or a few long pai
 gives a ratio anywhere from 0.75 to 1.05. The section therefore runs many short pairs
 back to back (bare and package, alternating which goes first), so both runs of a pair
 share the machine's phase, and reports the median of the per-pair ratios with their
-interquartile range. Over repeated measurements the median of 10 pairs of 40 samples
-stayed within about 3 points, where the median of 3 pairs of 100 samples ranged over
-30. Each run starts after a full collection (outside the timing), so the garbage of
-earlier runs does not land in the next one; the full run also times pairs of 1,000
+interquartile range. Single pair ratios still range from about 0.7 to 1.3; the median
+of 10 pairs of 32 samples varied by about 0.05 (one standard deviation) between
+repeated runs of the same code, where the median of 3 pairs of 100 samples ranged over
+30 points. Each pair starts after a full collection (outside the timing), so the garbage of
+earlier pairs does not land in the next one; the full run also times pairs of 1,000
 samples, where Inspect's own full collections of the import heap fall inside the runs.
 """
 

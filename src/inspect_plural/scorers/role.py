@@ -359,8 +359,8 @@ def role_mean() -> ScoreReducer:
     and ``top2`` the share of epochs credited, and ``parse_ok`` the share of epochs
     with a usable answer (so a sample that failed in any epoch counts in
     ``parse_failures``). The role tasks use it by default: Inspect's ``mean`` gives
-    the same values but computes each of the sixteen-odd keys in exact fractions,
-    even with one epoch.
+    the same values (up to float rounding) but computes each of the score's 12 + K
+    keys in exact fractions, even with one epoch.
 
     Returns:
         The reducer.

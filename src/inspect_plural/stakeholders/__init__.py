@@ -44,8 +44,8 @@ from inspect_plural.stakeholders.records import (
 
 __all__ = [
     "DEFAULT_MAX_DOC_CHARS",
-    "PERSONA_SEED",
     "DEFAULT_PERSONA_SETS",
+    "PERSONA_SEED",
     "Document",
     "DocumentInfo",
     "ExtractedPerspective",
