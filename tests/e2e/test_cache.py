@@ -18,13 +18,13 @@ Speed: all cases run as one ``eval()`` per run (tasks concurrently), two samples
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks.cache import Case, cases
 from inspect_ai import eval
 from inspect_ai._eval.registry import task_create
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
@@ -33,12 +33,6 @@ from tests.conftest import FAST_LOG
 
 from inspect_plural.tasks import BATCH_SUPPORT
 from inspect_plural.tasks._batch import method_families
-
-try:
-    from benchmarks.cache import Case, cases
-except ImportError:  # bare ``pytest`` does not put the repository root on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks.cache import Case, cases
 
 pytestmark = pytest.mark.e2e
 

@@ -8,17 +8,11 @@ samples, 72 calls).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-try:
-    from benchmarks import faults
-except ImportError:  # bare ``pytest`` does not put the repository root on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks import faults
+from benchmarks import faults
 
 pytestmark = pytest.mark.e2e
 

@@ -4,27 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks import _server
 from inspect_ai.hooks import BeforeModelGenerate
 from inspect_ai.model import ChatMessageUser, GenerateConfig
 from openai import APITimeoutError, OpenAI
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.models import RandomModelAPI
-
-try:
-    from benchmarks import _server
-except ImportError:  # bare ``pytest`` does not put the repository root on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks import _server
 
 FORMAT = DistributionFormat(options=["Ann", "Bob", "Cy"])
 

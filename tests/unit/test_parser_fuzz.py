@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks import fuzz
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,12 +43,6 @@ from inspect_plural.solvers._answers import parse_answer
 from inspect_plural.solvers._debate import parse_moderator_pick
 from inspect_plural.solvers.geval import sample_mean_score, weighted_score
 from inspect_plural.stakeholders.create import parse_extraction, parse_grouping, parse_personas
-
-try:
-    from benchmarks import fuzz
-except ImportError:  # bare ``pytest`` does not put the repository root on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks import fuzz
 
 FUZZ = settings(
     max_examples=200,
