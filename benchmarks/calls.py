@@ -7,29 +7,7 @@ on the families' demo data, and in the full run also on the real data in
 (tasks run concurrently). For each run the table gives the calls the API saw, the
 protocol's minimum for what the run did, the excess (calls − minimum, which must be 0),
 calls and tokens per sample, and whether the API's count equals the log's model events.
-
-The protocol minimum (shared work counted once per run, whatever sample did it):
-
-- ``llm_judge``, ``personalized_judge``, ``retrieval_examples``, ``perse_review``: 1
-  per sample; ``perse_aspect`` 1, 2 with ``both_orders``; ``role_identification`` K
-  (self-consistency); the baselines and ``rouge_l`` 0.
-- ``trait_ensemble``: the annotator's known traits (1 when none); with
-  ``trait_scope=all``, each (item, trait value of the dataset) once per epoch.
-- ``cinemetric``: ``n_personas`` role-play calls per sample, plus once per annotator
-  1 selection + 1 validation per candidate in each selection round, a further round
-  only while fewer than ``n_personas`` candidates are VALID (the paper: five listed,
-  each verified, "repeat the generation" when fewer than three pass).
-- ``maj_eval``, per stakeholder group and sample: 1 phase-1 call per persona; in each
-  debate round, with a active personas, a turns and a − 1 moderator picks (a round's
-  last speaker is forced), a shrinking by those who said they were done; 1 aggregation
-  (a group of one: 1 + 1), plus one closing call per persona still active with
-  ``closing_call``. Personas created from documents: once per run, 1 extraction per
-  document chunk + 1 grouping + 1 per group.
-- ``geval``: 1 call per dimension (sampling asks for all n samples in one call with
-  ``num_choices``; ``auto`` adds 1 for a dimension that got no logprobs).
-- ``chateval``: rounds × referees, + rounds − 1 summaries with
-  ``simultaneous_summarizer``, + the retries its rule asks for (a final answer whose
-  scores do not parse, re-parsed here, up to ``max_retry``).
+The minimum is :mod:`benchmarks.protocol`'s.
 """
 
 from __future__ import annotations
@@ -53,8 +31,13 @@ from inspect_ai.log import EvalLog, EvalSample
 
 import inspect_plural.tasks as plural_tasks
 from benchmarks._counting import COUNTER, MODEL, log_calls, log_tokens
-from inspect_plural.rating_parsing import parse_score_lines
-from inspect_plural.records import RatingDimension
+from benchmarks.protocol import (
+    SKIPPED_TRAITS,
+    attributed_minimum,
+    run_minimum,
+    sample_minimum,
+    shared_minimum,
+)
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources.brexit import load_brexit
 from inspect_plural.sources.dices import load_dices
@@ -62,22 +45,16 @@ from inspect_plural.sources.dp import load_dp
 from inspect_plural.sources.epic import load_epic
 from inspect_plural.sources.mhs import load_mhs
 from inspect_plural.sources.opinionqa import load_opinionqa
-from inspect_plural.stakeholders.create import (
-    DEFAULT_MAX_DOC_CHARS,
-    read_document,
-    split_document,
-)
 
 __all__ = [
+    "ANNOTATOR_METHODS",
+    "ANNOTATOR_TASKS",
     "Run",
-    "attributed_minimum",
+    "execute",
     "fresh_caches",
     "full_runs",
-    "panel_minimum",
     "quick_runs",
     "run",
-    "run_minimum",
-    "sample_minimum",
     "summary",
 ]
 
@@ -86,18 +63,10 @@ SHARED_BREXIT = SHARED_DATA / "brexit"
 SHARED_MSLR = SHARED_DATA / "mslr_cochrane"
 SHARED_PERSE = SHARED_DATA / "perse"
 
-NO_CALLS = frozenset(
-    {"annotator_majority", "item_majority", "rouge_l", "prior_average", "matrix_factorization"}
-)
-ONE_CALL = frozenset({"llm_judge", "personalized_judge", "retrieval_examples", "perse_review"})
-SKIPPED_TRAITS = ("", "UNK")
 DISPLAY: Final = "log"
 """Inspect's display. ``none`` is Inspect's rich display on a quiet console, which still
 renders every task's results (hundreds of metrics on annotator tasks: seconds per task);
 ``log`` skips that when it is the first display of the process, and prints nothing."""
-CHATEVAL_REFEREES = {"two": 2, "five": 5}
-CHATEVAL_MAX_RETRY = 2
-"""``chateval``'s default ``max_retry`` (the tasks do not expose it)."""
 
 ANNOTATOR_TASKS = ["opinionqa", "dp", "brexit", "epic", "mhs", "md_agreement", "dices"]
 ANNOTATOR_METHODS = [
@@ -194,179 +163,6 @@ class Run:
 
 
 # --- the protocol minimum -----------------------------------------------------------
-
-
-def _flag(options: Mapping[str, Any], name: str) -> bool:
-    value = options.get(name, False)
-    return value if isinstance(value, bool) else str(value).strip().lower() in ("true", "1")
-
-
-def _known_traits(sample: EvalSample) -> int:
-    traits = sample.metadata.get("traits") or {}
-    return sum(1 for v in traits.values() if v not in SKIPPED_TRAITS)
-
-
-def _cinemetric_roleplay(sample: EvalSample, options: Mapping[str, Any]) -> int:
-    candidates = sample.store.get("CharacterPanel:candidates")
-    if candidates is None:  # nothing to match the annotator on: no call
-        return 0
-    return min(int(options.get("n_personas", 3)), len(candidates))
-
-
-def panel_minimum(candidates: Sequence[Mapping[str, Any]], n_personas: int, rounds: int) -> int:
-    """Selection and validation calls of one annotator's panel, by the protocol.
-
-    Args:
-        candidates: The panel's candidates, each with its ``round`` and ``verdict``.
-        n_personas: Characters the panel needs.
-        rounds: Selection rounds allowed.
-
-    Returns:
-        1 selection + 1 validation per candidate in each round, up to the first round
-        after which ``n_personas`` candidates are VALID.
-    """
-    calls = valid = 0
-    for number in range(1, rounds + 1):
-        proposed = [c for c in candidates if c.get("round") == number]
-        calls += 1 + len(proposed)
-        valid += sum(1 for c in proposed if c.get("verdict") == "VALID")
-        if valid >= n_personas:
-            break
-    return calls
-
-
-def _group_minimum(group: Mapping[str, Any], max_rounds: int, closing_call: bool) -> int:
-    """One MAJ-Eval group's calls for one sample, from who said they were done."""
-    members = len(group.get("personas") or [])
-    if members <= 1:
-        return members + 1
-    turns = group.get("turns") or []
-    calls = members + 1
-    active = members
-    for number in range(1, max_rounds + 1):
-        calls += active + (active - 1)
-        active -= sum(1 for t in turns if t.get("round") == number and t.get("done"))
-        if active <= 0:
-            break
-    if closing_call and active > 0:
-        calls += active
-    return calls
-
-
-def _chateval_retries(sample: EvalSample) -> int:
-    """Retries ChatEval's rule asks for: unparsed final answers, re-parsed here."""
-    dimensions = [RatingDimension.model_validate(d) for d in sample.metadata["dimensions"]]
-    retries = 0
-    for turn in sample.store.get("ChatEvalRecord:turns") or []:
-        if not turn.get("final"):
-            continue
-        for attempt in (turn.get("attempts") or [])[:CHATEVAL_MAX_RETRY]:
-            if parse_score_lines(attempt, dimensions).ok:
-                break
-            retries += 1
-    return retries
-
-
-def sample_minimum(method: str, sample: EvalSample, options: Mapping[str, Any]) -> int:
-    """The calls one sample needs by the protocol, work shared between samples excluded.
-
-    Shared work (a CINEMETRIC panel, MAJ-Eval personas created from documents,
-    ``trait_scope=all`` answers) is counted once per run by :func:`run_minimum`.
-
-    Args:
-        method: The method.
-        sample: The logged sample.
-        options: The task options of the run (``both_orders``, ``self_consistency``,
-            ``chateval_rounds``...).
-
-    Returns:
-        The minimum number of calls.
-    """
-    if method in NO_CALLS:
-        return 0
-    if method in ONE_CALL:
-        return 1
-    if method == "perse_aspect":
-        return 2 if _flag(options, "both_orders") else 1
-    if method == "role_identification":
-        return int(options.get("self_consistency", 1))
-    if method == "trait_ensemble":
-        return 0 if options.get("trait_scope") == "all" else max(1, _known_traits(sample))
-    if method == "cinemetric":
-        return _cinemetric_roleplay(sample, options)
-    if method == "geval":
-        dimensions = sample.store.get("GEvalRecord:dimensions") or []
-        switched = sum(1 for d in dimensions if d.get("switched"))
-        return len(sample.metadata["dimensions"]) + switched
-    if method == "chateval":
-        rounds = int(options.get("chateval_rounds", 2))
-        referees = CHATEVAL_REFEREES[str(options.get("chateval_roles", "two"))]
-        summaries = (
-            rounds - 1 if options.get("chateval_strategy") == "simultaneous_summarizer" else 0
-        )
-        return rounds * referees + summaries + _chateval_retries(sample)
-    if method == "maj_eval":
-        max_rounds = int(options.get("max_rounds", 3))
-        closing = _flag(options, "closing_call")
-        groups = sample.store.get("PanelDebate:groups") or []
-        return sum(_group_minimum(g, max_rounds, closing) for g in groups)
-    raise ValueError(f"no protocol minimum for method {method!r}")
-
-
-def _creation_minimum(samples: Sequence[EvalSample], options: Mapping[str, Any]) -> int:
-    docs = options.get("persona_docs") or []
-    if isinstance(docs, str):
-        docs = [d for d in docs.split(",") if d.strip()]
-    chunks = sum(len(split_document(read_document(d), DEFAULT_MAX_DOC_CHARS)) for d in docs)
-    groups = max((len(s.store.get("StakeholderPanel:groups") or []) for s in samples), default=0)
-    return chunks + 1 + groups
-
-
-def shared_minimum(
-    method: str,
-    samples: Sequence[EvalSample],
-    options: Mapping[str, Any],
-    trait_values: int = 0,
-) -> int:
-    """Calls of work shared between samples, once per run.
-
-    Args:
-        method: The method.
-        samples: The run's samples.
-        options: The run's task options.
-        trait_values: The dataset's known (dimension, value) pairs (``trait_scope=all``).
-
-    Returns:
-        The minimum shared calls (0 for methods that share nothing).
-    """
-    if method == "cinemetric":
-        n_personas = int(options.get("n_personas", 3))
-        rounds = int(options.get("max_selection_rounds", 2))
-        panels: dict[tuple[str, str], int] = {}
-        for s in samples:
-            candidates = s.store.get("CharacterPanel:candidates")
-            if candidates is None or s.store.get("CharacterPanel:from_cache"):
-                continue
-            key = (str(s.metadata.get("dataset")), str(s.metadata.get("annotator_id")))
-            panels[key] = panel_minimum(candidates, n_personas, rounds)
-        return sum(panels.values())
-    if method == "trait_ensemble" and options.get("trait_scope") == "all":
-        asked = {(s.metadata.get("item_id"), s.epoch) for s in samples}
-        return len(asked) * trait_values
-    if method == "maj_eval" and options.get("persona_docs"):
-        return _creation_minimum(samples, options)
-    return 0
-
-
-def run_minimum(
-    method: str,
-    samples: Sequence[EvalSample],
-    options: Mapping[str, Any],
-    trait_values: int = 0,
-) -> int:
-    """The calls a whole run needs by the protocol: per sample, plus shared work once."""
-    own = sum(sample_minimum(method, s, options) for s in samples)
-    return own + shared_minimum(method, samples, options, trait_values)
 
 
 # --- the runs ---------------------------------------------------------------------
@@ -520,33 +316,11 @@ def call_breakdown(sample: EvalSample) -> dict[str, int]:
     return dict(counts)
 
 
-def attributed_minimum(run: Run, sample: EvalSample, samples: Sequence[EvalSample]) -> int:
-    """A sample's minimum with the shared work its record says it did (for evidence).
-
-    A CINEMETRIC sample that built its annotator's panel (``built_here``, not from the
-    disk cache) carries the panel's minimum; a MAJ-Eval sample that created the
-    personas (``creation_calls`` > 0) carries the creation's. Shared ``trait_scope=all``
-    answers cannot be attributed and are left out.
-    """
-    expected = sample_minimum(run.method, sample, run.options)
-    store = sample.store
-    built = store.get("CharacterPanel:built_here") and not store.get("CharacterPanel:from_cache")
-    if run.method == "cinemetric" and built:
-        expected += panel_minimum(
-            store.get("CharacterPanel:candidates") or [],
-            int(run.options.get("n_personas", 3)),
-            int(run.options.get("max_selection_rounds", 2)),
-        )
-    if run.method == "maj_eval" and store.get("StakeholderPanel:creation_calls"):
-        expected += _creation_minimum(samples, run.options)
-    return expected
-
-
 def _evidence(run: Run, samples: Sequence[EvalSample], calls: Sequence[int]) -> list[str]:
     """Where a run's calls differ from the minimum: the samples and their calls by span."""
     lines = []
     for sample, count in zip(samples, calls):
-        expected = attributed_minimum(run, sample, samples)
+        expected = attributed_minimum(run.method, sample, samples, run.options)
         if count != expected:
             lines.append(
                 f"{sample.id} (epoch {sample.epoch}): {count} calls, minimum {expected}; "

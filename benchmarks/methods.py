@@ -4,7 +4,7 @@ Each method runs on the real Brexit data (``../shared/data/brexit``, when presen
 every annotator-level task's demo data, with ``plural/random`` and ``--limit``. For each
 run the table gives the samples, annotators, model calls (total, per sample median and
 maximum), the protocol budget and tokens per sample, and the wall time. The budget is
-the protocol minimum of :func:`benchmarks.calls.run_minimum` (1 call per sample for the
+the protocol minimum of :func:`benchmarks.protocol.run_minimum` (1 call per sample for the
 judges and retrieval, the known traits for the trait ensemble, 0 for the baselines,
 and for CINEMETRIC 3 per sample plus each annotator's selection rounds once).
 """
@@ -24,7 +24,8 @@ from inspect_ai.log import EvalLog
 from benchmarks._counting import log_calls, log_tokens
 from benchmarks.calls import ANNOTATOR_METHODS as METHODS
 from benchmarks.calls import ANNOTATOR_TASKS as TASKS
-from benchmarks.calls import NEEDS_TRAITS, NO_TRAITS, SHARED_BREXIT, fresh_caches, run_minimum
+from benchmarks.calls import NEEDS_TRAITS, NO_TRAITS, SHARED_BREXIT, fresh_caches
+from benchmarks.protocol import run_minimum
 
 __all__ = ["METHODS", "TASKS", "main", "run_one", "summarise"]
 

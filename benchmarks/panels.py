@@ -23,7 +23,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from benchmarks._counting import log_calls, log_tokens
-from benchmarks.calls import SHARED_MSLR, run_minimum, sample_minimum
+from benchmarks.calls import SHARED_MSLR
+from benchmarks.protocol import run_minimum, sample_minimum
 
 __all__ = ["PAPER_TOKENS_PER_GROUP", "main", "run_one", "summarise"]
 

@@ -24,7 +24,8 @@ from typing import Any
 from inspect_ai import eval
 
 from benchmarks._counting import log_calls, log_tokens
-from benchmarks.calls import SHARED_PERSE, run_minimum
+from benchmarks.calls import SHARED_PERSE
+from benchmarks.protocol import run_minimum
 from inspect_plural.solvers._factorization import fit_factor_model, training_ratings
 from inspect_plural.sources.perse import load_per_mpst, split_by_reviewer
 
@@ -37,7 +38,7 @@ PLOT_WORDS = 250
 REVIEW_WORDS = 130
 
 RUNS: list[tuple[str, str, dict[str, Any]]] = [
-    # task, method, task args (the protocol's calls: benchmarks.calls.run_minimum)
+    # task, method, task args (the protocol's calls: benchmarks.protocol.run_minimum)
     ("per_mpst", "perse_review", {}),
     ("per_mpst", "prior_average", {}),
     ("per_mpst", "matrix_factorization", {}),

@@ -1,0 +1,254 @@
+"""The benchmarks' protocol minimum (``benchmarks.protocol``) on worked examples.
+
+The ``calls`` benchmark reports a method's calls minus this minimum, which must be 0;
+a minimum that counted too much would hide extra calls. Each case here is worked by
+hand from the method's protocol (see the module's docstring), and MAJ-Eval's group
+minimum is checked against the package's own budget on a grid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmarks.protocol import (
+    attributed_minimum,
+    group_minimum,
+    panel_minimum,
+    run_minimum,
+    sample_minimum,
+    shared_minimum,
+)
+from inspect_ai.log import EvalSample
+
+from inspect_plural.solvers._debate import debate_call_budget
+
+FLUENCY = {"name": "fluency", "title": "Fluency", "description": "Reads well.", "low": 1, "high": 5}
+RELEVANCE = {**FLUENCY, "name": "relevance", "title": "Relevance", "description": "On topic."}
+
+
+def _sample(
+    store: dict[str, Any] | None = None, metadata: dict[str, Any] | None = None, **kw: Any
+) -> EvalSample:
+    return EvalSample(
+        id=kw.pop("id", 1),
+        epoch=kw.pop("epoch", 1),
+        input="demo",
+        target="",
+        metadata=metadata or {},
+        store=store or {},
+    )
+
+
+def _candidates(*rounds: list[str]) -> list[dict[str, Any]]:
+    """Candidates per selection round, each given by its verdict."""
+    return [
+        {"name": f"c{number}-{i}", "round": number, "verdict": verdict}
+        for number, verdicts in enumerate(rounds, start=1)
+        for i, verdict in enumerate(verdicts)
+    ]
+
+
+# --- one-call, no-call and K-call methods -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "options", "expected"),
+    [
+        ("llm_judge", {}, 1),
+        ("personalized_judge", {}, 1),
+        ("retrieval_examples", {}, 1),
+        ("perse_review", {}, 1),
+        ("annotator_majority", {}, 0),
+        ("item_majority", {}, 0),
+        ("rouge_l", {}, 0),
+        ("prior_average", {}, 0),
+        ("matrix_factorization", {}, 0),
+        ("perse_aspect", {}, 1),
+        ("perse_aspect", {"both_orders": True}, 2),
+        ("perse_aspect", {"both_orders": "true"}, 2),  # as -T passes it
+        ("perse_aspect", {"both_orders": "false"}, 1),
+        ("role_identification", {}, 1),
+        ("role_identification", {"self_consistency": 5}, 5),
+    ],
+)
+def test_fixed_minimum(method: str, options: dict[str, Any], expected: int) -> None:
+    assert sample_minimum(method, _sample(), options) == expected
+
+
+def test_unknown_method_has_no_minimum() -> None:
+    with pytest.raises(ValueError, match="no protocol minimum"):
+        sample_minimum("no_such_method", _sample(), {})
+
+
+# --- trait ensemble -------------------------------------------------------------------
+
+
+def test_trait_ensemble_asks_each_known_trait() -> None:
+    traits = {"gender": "woman", "age": "30-39", "education": "UNK", "religion": ""}
+    assert sample_minimum("trait_ensemble", _sample(metadata={"traits": traits}), {}) == 2
+    # an annotator with no known trait is still asked once
+    assert sample_minimum("trait_ensemble", _sample(metadata={"traits": {"age": ""}}), {}) == 1
+
+
+def test_trait_scope_all_counts_each_item_and_trait_value_once() -> None:
+    samples = [
+        _sample(metadata={"item_id": "i1"}, id="i1-a"),
+        _sample(metadata={"item_id": "i1"}, id="i1-b"),  # same item, another annotator
+        _sample(metadata={"item_id": "i2"}, id="i2-a"),
+        _sample(metadata={"item_id": "i1"}, id="i1-a", epoch=2),  # a new epoch asks again
+    ]
+    options = {"trait_scope": "all"}
+    assert all(sample_minimum("trait_ensemble", s, options) == 0 for s in samples)
+    # (i1, 1), (i2, 1), (i1, 2): 3 item-epochs x 4 trait values
+    assert shared_minimum("trait_ensemble", samples, options, trait_values=4) == 12
+    assert run_minimum("trait_ensemble", samples, options, trait_values=4) == 12
+
+
+# --- CINEMETRIC -----------------------------------------------------------------------
+
+
+def test_panel_stops_after_the_round_that_reaches_n_personas() -> None:
+    # round 1: 1 selection + 5 validations, 3 VALID -> no second round
+    first = _candidates(["VALID", "VALID", "VALID", "INVALID", "INVALID"])
+    assert panel_minimum(first, n_personas=3, rounds=2) == 6
+    # round 1 finds 2, round 2 one more: both rounds
+    two = _candidates(["VALID", "VALID", "INVALID"], ["VALID", "INVALID"])
+    assert panel_minimum(two, n_personas=3, rounds=2) == (1 + 3) + (1 + 2)
+    # never enough: every allowed round, and no more
+    short = _candidates(["INVALID"] * 5, ["VALID"] * 2, ["INVALID"] * 5)
+    assert panel_minimum(short, n_personas=3, rounds=2) == (1 + 5) + (1 + 2)
+    assert panel_minimum(short, n_personas=3, rounds=3) == (1 + 5) + (1 + 2) + (1 + 5)
+
+
+def test_cinemetric_role_play_calls_per_sample() -> None:
+    five = _sample({"CharacterPanel:candidates": _candidates(["VALID"] * 5)})
+    assert sample_minimum("cinemetric", five, {}) == 3  # n_personas defaults to 3
+    assert sample_minimum("cinemetric", five, {"n_personas": "5"}) == 5
+    two = _sample({"CharacterPanel:candidates": _candidates(["VALID", "VALID"])})
+    assert sample_minimum("cinemetric", two, {}) == 2  # fewer characters than asked for
+    assert sample_minimum("cinemetric", _sample(), {}) == 0  # no panel: no call
+
+
+def test_cinemetric_panels_count_once_per_annotator_and_not_from_disk() -> None:
+    panel = _candidates(["VALID", "VALID", "INVALID"], ["VALID"])  # 4 + 2 = 6 calls
+
+    def annotator(name: str, sample_id: int, **store: Any) -> EvalSample:
+        return _sample(
+            {"CharacterPanel:candidates": panel, **store},
+            {"dataset": "dices", "annotator_id": name},
+            id=sample_id,
+        )
+
+    samples = [
+        annotator("a1", 1, **{"CharacterPanel:built_here": True}),
+        annotator("a1", 2),
+        annotator("a2", 3, **{"CharacterPanel:built_here": True}),
+        annotator("a3", 4, **{"CharacterPanel:from_cache": True}),
+    ]
+    assert shared_minimum("cinemetric", samples, {}) == 6 + 6  # a1 and a2; a3 from disk
+    assert run_minimum("cinemetric", samples, {}) == 4 * 3 + 12
+    # the sample that built a panel carries it; the others only their role play
+    assert attributed_minimum("cinemetric", samples[0], samples, {}) == 3 + 6
+    assert attributed_minimum("cinemetric", samples[1], samples, {}) == 3
+    assert attributed_minimum("cinemetric", samples[3], samples, {}) == 3
+
+
+# --- MAJ-Eval -------------------------------------------------------------------------
+
+
+def _group(members: int, done: dict[int, int] | None = None) -> dict[str, Any]:
+    """A stakeholder group; ``done`` maps a round to how many said they were done."""
+    turns = [
+        {"round": number, "speaker": f"p{i}", "done": True}
+        for number, count in (done or {}).items()
+        for i in range(count)
+    ]
+    return {"name": "g", "personas": [{"name": f"p{i}"} for i in range(members)], "turns": turns}
+
+
+def test_group_minimum_worked_examples() -> None:
+    # a group of one: its evaluation and the aggregation, no debate
+    assert group_minimum(_group(1), max_rounds=3, closing_call=False) == 2
+    # three members, nobody done: 3 + 3 rounds x (3 turns + 2 picks) + 1
+    assert group_minimum(_group(3), max_rounds=3, closing_call=False) == 19
+    # one done in round 1, the other two in round 2: 3 + (3 + 2) + (2 + 1) + 1
+    assert group_minimum(_group(3, {1: 1, 2: 2}), max_rounds=3, closing_call=False) == 12
+    # closing calls for those still active after the last round
+    assert group_minimum(_group(3, {1: 1}), max_rounds=2, closing_call=True) == (
+        3 + (3 + 2) + (2 + 1) + 1 + 2
+    )
+    # everyone done: no closing call is owed
+    assert group_minimum(_group(2, {1: 2}), max_rounds=2, closing_call=True) == 2 + 3 + 1
+
+
+@pytest.mark.parametrize("members", [1, 2, 3, 5])
+@pytest.mark.parametrize("max_rounds", [1, 2, 3])
+def test_group_minimum_equals_the_packages_budget(members: int, max_rounds: int) -> None:
+    """Two independent countings of the same protocol agree (closing calls aside)."""
+    for done_first in range(members + 1):
+        # round 1 starts with everyone; later rounds with those not yet done
+        active = [members] + [members - done_first] * (max_rounds - 1)
+        active = [a for a in active if a > 0][: 1 if done_first == members else max_rounds]
+        expected = debate_call_budget(members, active)
+        group = _group(members, {1: done_first})
+        assert group_minimum(group, max_rounds, closing_call=False) == expected
+
+
+def test_maj_eval_sums_its_groups_and_counts_creation_once(tmp_path: Path) -> None:
+    groups = [_group(3, {1: 3}), _group(1)]  # 3 + 5 + 1 = 9, and 2
+    samples = [
+        _sample(
+            {"PanelDebate:groups": groups, "StakeholderPanel:groups": ["g1", "g2"], **extra},
+            id=i,
+        )
+        for i, extra in enumerate([{"StakeholderPanel:creation_calls": 4}, {}])
+    ]
+    assert sample_minimum("maj_eval", samples[0], {"max_rounds": 3}) == 11
+    assert run_minimum("maj_eval", samples, {}) == 22
+    document = tmp_path / "stakeholders.md"
+    document.write_text("Teachers want questions that teach.\n\nParents want fun.\n")
+    options = {"persona_docs": [str(document)]}
+    # a short document is one chunk: 1 extraction + 1 grouping + 1 per group (2)
+    assert shared_minimum("maj_eval", samples, options) == 4
+    assert run_minimum("maj_eval", samples, options) == 22 + 4
+    assert shared_minimum("maj_eval", samples, {"persona_docs": str(document)}) == 4
+    assert attributed_minimum("maj_eval", samples[0], samples, options) == 11 + 4
+    assert attributed_minimum("maj_eval", samples[1], samples, options) == 11
+
+
+# --- G-Eval and ChatEval ----------------------------------------------------------------
+
+
+def test_geval_one_call_per_dimension_plus_switches() -> None:
+    metadata = {"dimensions": [FLUENCY, RELEVANCE]}
+    assert sample_minimum("geval", _sample(metadata=metadata), {}) == 2
+    store = {"GEvalRecord:dimensions": [{"name": "fluency", "switched": True}, {"name": "x"}]}
+    assert sample_minimum("geval", _sample(store, metadata), {}) == 3
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, 2 * 2),
+        ({"chateval_rounds": 3}, 3 * 2),
+        ({"chateval_roles": "five"}, 2 * 5),
+        ({"chateval_strategy": "simultaneous"}, 2 * 2),
+        ({"chateval_strategy": "simultaneous_summarizer", "chateval_rounds": 3}, 3 * 2 + 2),
+    ],
+)
+def test_chateval_rounds_referees_and_summaries(options: dict[str, Any], expected: int) -> None:
+    sample = _sample(metadata={"dimensions": [FLUENCY]})
+    assert sample_minimum("chateval", sample, options) == expected
+
+
+def test_chateval_counts_the_retries_its_rule_asks_for() -> None:
+    turns = [
+        {"final": False, "attempts": ["no score here"]},  # not a final answer: no retry
+        {"final": True, "attempts": ["Fluency: 4"]},  # parsed first time
+        {"final": True, "attempts": ["I cannot say", "Fluency score: 3"]},  # 1 retry
+        {"final": True, "attempts": ["?", "??", "still nothing"]},  # max_retry (2)
+    ]
+    sample = _sample({"ChatEvalRecord:turns": turns}, {"dimensions": [FLUENCY]})
+    assert sample_minimum("chateval", sample, {}) == 4 + 1 + 2
