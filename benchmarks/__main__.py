@@ -91,7 +91,7 @@ def run_suite(quick: bool, sections: list[str], json_path: str | None) -> int:
 
 def _legacy(argv: list[str]) -> None:
     """The single benchmarks of earlier issues, with their own options."""
-    from benchmarks.loading import MHS_ROWS
+    from benchmarks._bigfiles import MHS_ROWS
     from benchmarks.loading import main as loading_main
     from benchmarks.methods import main as methods_main
     from benchmarks.panels import main as panels_main
