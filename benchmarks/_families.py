@@ -147,18 +147,13 @@ Parser = Callable[[str, C], bool]
 
 @dataclass(frozen=True)
 class Family(Generic[C]):
-    """One parser family: its contexts, a well-formed answer writer and its parsers.
-
-    ``share`` is the part of the run's outputs it gets (parsers run once per task, not
-    per sample, get fewer).
-    """
+    """One parser family: its contexts, a well-formed answer writer and its parsers."""
 
     name: str
     contexts: tuple[C, ...]
     valid: Callable[[random.Random, C], str]
     keys: Callable[[C], list[str]]
     parsers: tuple[tuple[str, Parser[C]], ...]
-    share: float = 1.0
 
 
 def _distribution_answer(rng: random.Random, names: tuple[str, ...]) -> str:
@@ -511,7 +506,6 @@ STAKEHOLDERS: Family[str] = Family(
         ("parse_grouping", _grouping),
         ("parse_personas", _personas),
     ),
-    share=0.2,  # once per task: a fifth of the outputs keeps the full run under a minute
 )
 
 FAMILIES: tuple[Family[Any], ...] = (DISTRIBUTION, LABELS, RATINGS, DEBATE, PERSE, STAKEHOLDERS)

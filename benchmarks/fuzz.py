@@ -1,6 +1,6 @@
 """Fuzzing of every parser of model answers: seeded generated outputs, no exception escapes.
 
-Five parser families, each fed the same number of generated outputs:
+Six parser families, each fed the same number of generated outputs:
 
 - ``distribution``: a probability distribution over candidate names (PersonaEval's role
   identification and the annotator-level ``distribution`` answers): ``parse_distribution``
@@ -18,8 +18,7 @@ Five parser families, each fed the same number of generated outputs:
 - ``perse``: PERSE's review-and-score JSON (``parse_review``) and pairwise choice
   (``parse_choice``).
 - ``stakeholders``: MAJ-Eval's persona construction (``parse_extraction``,
-  ``parse_grouping``, ``parse_personas``), run once per task rather than per sample, so
-  fed a fifth of the outputs.
+  ``parse_grouping``, ``parse_personas``).
 
 Outputs come from a seeded generator: well-formed answers of each family's format,
 the same mutated (spans deleted or repeated, pieces of JSON, unicode and adversarial
@@ -165,15 +164,9 @@ def run(quick: bool = False, n: int | None = None, seed: int = SEED) -> dict[str
         violations, seconds and up to five findings; and the totals.
     """
     count = n if n is not None else (QUICK_OUTPUTS if quick else FULL_OUTPUTS)
-    shares = ", ".join(f"{f.name} x {round(count * f.share)}" for f in FAMILIES if f.share != 1)
-    print(
-        f"== Fuzzing: {len(FAMILIES)} parser families x {count} generated outputs "
-        f"({shares}; seed {seed})"
-    )
+    print(f"== Fuzzing: {len(FAMILIES)} parser families x {count} generated outputs (seed {seed})")
     start, cpu_start = time.perf_counter(), time.process_time()
-    results = [
-        r for family in FAMILIES for r in fuzz_family(family, round(count * family.share), seed)
-    ]
+    results = [r for family in FAMILIES for r in fuzz_family(family, count, seed)]
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     print(_table(results))
     for finding in (f for r in results for f in r.findings):
