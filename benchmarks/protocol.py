@@ -66,8 +66,9 @@ SKIPPED_TRAITS = ("", "UNK")
 """Trait values that are not known (no trait-ensemble answer for them)."""
 CHATEVAL_REFEREES = {"two": 2, "five": 5}
 """Referees of each ``chateval_roles`` setting."""
-CHATEVAL_MAX_RETRY = 2
-"""``chateval``'s default ``max_retry`` (the tasks do not expose it)."""
+CHATEVAL_MAX_RETRY = 3
+"""``chateval``'s default ``max_retry``, for a record that does not say (the tasks do not
+expose it)."""
 
 
 def _flag(options: Mapping[str, Any], name: str) -> bool:
@@ -128,13 +129,18 @@ def group_minimum(group: Mapping[str, Any], max_rounds: int, closing_call: bool)
 
 
 def _chateval_retries(sample: EvalSample) -> int:
-    """Retries ChatEval's rule asks for: unparsed final answers, re-parsed here."""
+    """Retries ChatEval's rule asks for: unparsed final answers, re-parsed here.
+
+    A final answer whose score lines do not parse is asked again, up to the run's
+    ``max_retry`` (kept in the sample's record) times.
+    """
     dimensions = [RatingDimension.model_validate(d) for d in sample.metadata["dimensions"]]
+    max_retry = int(sample.store.get("ChatEvalRecord:max_retry", CHATEVAL_MAX_RETRY))
     retries = 0
     for turn in sample.store.get("ChatEvalRecord:turns") or []:
         if not turn.get("final"):
             continue
-        for attempt in (turn.get("attempts") or [])[:CHATEVAL_MAX_RETRY]:
+        for attempt in (turn.get("attempts") or [])[:max_retry]:
             if parse_score_lines(attempt, dimensions).ok:
                 break
             retries += 1

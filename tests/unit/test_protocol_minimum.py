@@ -8,11 +8,13 @@ minimum is checked against the package's own budget on a grid.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
 import pytest
 from benchmarks.protocol import (
+    CHATEVAL_MAX_RETRY,
     attributed_minimum,
     group_minimum,
     panel_minimum,
@@ -23,6 +25,7 @@ from benchmarks.protocol import (
 from inspect_ai.log import EvalSample
 
 from inspect_plural.solvers._debate import debate_call_budget
+from inspect_plural.solvers.chateval import chateval
 
 FLUENCY = {"name": "fluency", "title": "Fluency", "description": "Reads well.", "low": 1, "high": 5}
 RELEVANCE = {**FLUENCY, "name": "relevance", "title": "Relevance", "description": "On topic."}
@@ -248,7 +251,17 @@ def test_chateval_counts_the_retries_its_rule_asks_for() -> None:
         {"final": False, "attempts": ["no score here"]},  # not a final answer: no retry
         {"final": True, "attempts": ["Fluency: 4"]},  # parsed first time
         {"final": True, "attempts": ["I cannot say", "Fluency score: 3"]},  # 1 retry
-        {"final": True, "attempts": ["?", "??", "still nothing"]},  # max_retry (2)
+        {"final": True, "attempts": ["?", "??", "???", "still nothing"]},  # max_retry
     ]
-    sample = _sample({"ChatEvalRecord:turns": turns}, {"dimensions": [FLUENCY]})
-    assert sample_minimum("chateval", sample, {}) == 4 + 1 + 2
+    metadata = {"dimensions": [FLUENCY]}
+    for max_retry, owed in [(3, 1 + 3), (2, 1 + 2), (0, 0)]:
+        store = {"ChatEvalRecord:turns": turns, "ChatEvalRecord:max_retry": max_retry}
+        assert sample_minimum("chateval", _sample(store, metadata), {}) == 4 + owed
+    # a record that does not say: the solver's default
+    sample = _sample({"ChatEvalRecord:turns": turns}, metadata)
+    assert sample_minimum("chateval", sample, {}) == 4 + 1 + CHATEVAL_MAX_RETRY
+
+
+def test_chateval_fallback_is_the_solvers_default() -> None:
+    default = inspect.signature(chateval).parameters["max_retry"].default
+    assert default == CHATEVAL_MAX_RETRY
