@@ -2,8 +2,9 @@
 
 The loading benchmark writes these and then times loading them: MHS (a parquet with the
 131 official columns), DICES-990 (the official CSV layout) and PersonaEval Literary
-(``Literary.csv`` with the official prompt layout). Below the real sizes, the counts of
-comments, annotators and items shrink in proportion.
+(``Literary.csv`` with the official prompt layout). Below the real sizes, MHS's comments
+and annotators and DICES's conversations shrink in proportion (DICES keeps its 173
+raters).
 """
 
 from __future__ import annotations

@@ -2,21 +2,23 @@
 
 Both run in this process with the same model (``plural/random``), the same samples and
 prompts, and one model call per sample. The bare task is the minimum Inspect needs: the
-prompt as input, ``generate()`` and ``match()``. The package task adds loading the official CSV
-schema, rendering the prompt, parsing the distribution, writing the ``Prediction`` and
-the role metrics. Data is generated in the official schema (benchmark rows, not real).
+prompt as input, its answer format declared (as the package's prompts carry it, so the
+chance model answers alike), ``generate()`` and ``match()``. The package task adds
+loading the official CSV schema, rendering the prompt, parsing the distribution, writing
+the ``Prediction`` and the role metrics. Data is generated in the official schema
+(benchmark rows, not real).
 
-Measurement. Identical runs on this 2-vCPU VM vary by up to a third, in phases that
-last seconds to tens of seconds, so one long run of each task (or a few long pairs)
-gives a ratio anywhere from 0.75 to 1.05. The section therefore runs many short pairs
-back to back (bare and package, alternating which goes first), so both runs of a pair
-share the machine's phase, and reports the median of the per-pair ratios with their
-interquartile range. Single pair ratios still range from about 0.7 to 1.3; the median
-of 10 pairs of 32 samples varied by about 0.05 (one standard deviation) between
-repeated runs of the same code, where the median of 3 pairs of 100 samples ranged over
-30 points. Each pair starts after a full collection (outside the timing), so the garbage of
-earlier pairs does not land in the next one; the full run also times pairs of 1,000
-samples, where Inspect's own full collections of the import heap fall inside the runs.
+Measurement. Identical runs on this 2-vCPU VM vary by up to a third, in phases that last
+seconds to tens of seconds, so one long run of each task (or a few long pairs) gives a
+ratio anywhere from 0.75 to 1.05. The section therefore runs many short pairs back to
+back (bare and package, alternating which goes first), so both runs of a pair share the
+machine's phase, and reports the median of the per-pair ratios with their interquartile
+range. Single pair ratios still range from about 0.7 to 1.3; the median of 10 pairs of
+32 samples varied by about 0.05 (one standard deviation) between repeated runs of the
+same code, where the median of 3 pairs of 100 samples ranged over 30 points. Each pair
+starts after a full collection (outside the timing), so the garbage of earlier pairs
+does not land in the next one; the full run also times pairs of 1,000 samples, where
+Inspect's own full collections of the import heap fall inside the runs.
 """
 
 from __future__ import annotations

@@ -2,10 +2,11 @@
 
 Two identical runs of every case (every method of every method registry on its family's
 demo task, plus variants with other call patterns) with ``cache=True``: the second run
-must make no model call (every model event a cache read) and score every sample the
-same. Both runs also pass ``batch=True``: ``plural/random`` ignores it, and Inspect
-leaves it out of the cache key, so it changes nothing here except what the model events
-record, which shows that every solver's calls carry the batch config.
+must make no model call (every model event a cache read) and score every sample the same
+(the cost keys ``model_calls`` and ``tokens`` aside, which may only go down). Both runs
+also pass ``batch=True``: ``plural/random`` ignores it, and Inspect leaves it out of the
+cache key, so it changes nothing here except what the model events record, which shows
+that every solver's calls carry the batch config.
 
 Inspect's cache (``$INSPECT_CACHE_DIR``) and the package's own disk cache
 (``$INSPECT_PLURAL_CACHE``: created persona sets, CINEMETRIC panels) both point at a

@@ -1,6 +1,6 @@
 """Every method makes exactly its protocol's minimum of model calls (counted at the API).
 
-The quick matrix of ``python -m benchmarks calls`` (every method of every task family
+The quick matrix of ``python -m benchmarks --quick --only calls`` (every method of every task family
 on demo data, with variants such as self-consistency, both orders and personas created
 from a document) runs with ``bench/counting``, which answers as ``plural/random`` and
 counts each call that reaches the model API under the sample that made it. Each run's

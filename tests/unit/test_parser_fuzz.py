@@ -1,6 +1,7 @@
 """Property tests of every parser family of model answers (issue 8: fuzzing).
 
-The five families: role distributions, labels, ratings, debate turns and PERSE answers.
+The six families: role distributions, labels, ratings, debate turns, PERSE answers and
+MAJ-Eval's persona construction.
 Each parser's documented failure mode is a returned failure (``ok=False`` with a reason,
 or ``None``), never an exception. On arbitrary text and on adversarial structured-ish
 text (broken JSON, nested braces, huge numbers, NaN/inf, unicode, empty answers,
