@@ -10,10 +10,11 @@ themselves. Shared work is counted once per run, whatever sample did it:
   (self-consistency); the baselines and ``rouge_l`` 0.
 - ``trait_ensemble``: the annotator's known traits (1 when none); with
   ``trait_scope=all``, each (item, trait value of the dataset) once per epoch.
-- ``cinemetric``: ``n_personas`` role-play calls per sample, plus once per annotator
-  1 selection + 1 validation per candidate in each selection round, a further round
-  only while fewer than ``n_personas`` candidates are VALID (the paper lists five,
-  verifies each, and generates again when fewer than three pass).
+- ``cinemetric``: ``n_personas`` role-play calls per sample (fewer when the panel has
+  fewer characters), plus once per annotator 1 selection + 1 validation per candidate
+  in each selection round, a further round only while fewer than ``n_personas``
+  candidates are VALID (the paper lists five, verifies each, and generates again when
+  fewer than three pass).
 - ``maj_eval``, per stakeholder group and sample: 1 phase-1 call per persona; in each
   debate round, with a active personas, a turns and a − 1 moderator picks (a round's
   last speaker is forced), a shrinking by those who said they were done; 1 aggregation
