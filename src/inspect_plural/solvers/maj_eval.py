@@ -66,6 +66,7 @@ from inspect_plural.solvers._ratings import (
     write_rating_prediction,
 )
 from inspect_plural.stakeholders import (
+    PERSONA_SEED,
     Persona,
     PersonaSet,
     StakeholderGroup,
@@ -540,7 +541,7 @@ def maj_eval(
     closing_call: bool = False,
     prompts: str | None = None,
     temperature: float | None = 0.0,
-    seed: int | None = 42,
+    seed: int | None = PERSONA_SEED,
 ) -> Solver:
     """MAJ-Eval: stakeholder personas score, debate in groups, and are averaged.
 
