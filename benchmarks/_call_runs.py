@@ -162,6 +162,12 @@ def _annotator_runs(tasks: Sequence[str], limit: int | None) -> list[Run]:
 
 DISTRIBUTION = {"target": "distribution"}
 """The item-level target: one sample per item, per-annotator methods pooled."""
+LABELLERS = (
+    "target group: a person from the group the tweets talk about; "
+    "target group: a relative of such a person; control group: a person from another group"
+)
+"""Inline profiles of a ``stakeholder_panel`` run on brexit: groups named after its trait
+values, so each annotator gets the vote of the personas of their own group."""
 
 
 def _distribution_runs(task: str, limit: int, quick: bool = False) -> list[Run]:
@@ -175,7 +181,12 @@ def _distribution_runs(task: str, limit: int, quick: bool = False) -> list[Run]:
         Run("annotator", task, "demo", "item_majority", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "llm_judge", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "cinemetric", DISTRIBUTION, limit),
+        # the default panel: one persona per trait value of the dataset
+        Run("annotator", task, "demo", "stakeholder_panel", DISTRIBUTION, limit),
     ]
+    if task == "brexit":
+        panel = {**DISTRIBUTION, "personas": LABELLERS}
+        runs.append(Run("annotator", task, "demo", "stakeholder_panel", panel, limit))
     if not quick:
         runs += [
             Run("annotator", task, "demo", m, DISTRIBUTION, limit)
@@ -193,6 +204,14 @@ def _distribution_runs(task: str, limit: int, quick: bool = False) -> list[Run]:
             ),
         ]
     return runs
+
+
+def _panel_document_runs(docs: Sequence[str]) -> list[Run]:
+    """``stakeholder_panel`` with personas created from documents (MAJ-Eval's creation)."""
+    if not docs:
+        return []
+    options = {**DISTRIBUTION, "persona_docs": list(docs)}
+    return [Run("annotator", "brexit", "demo", "stakeholder_panel", options, 2)]
 
 
 def _rating_runs(task: str, data: str, limit: int, docs: Sequence[str]) -> list[Run]:
@@ -274,6 +293,7 @@ def quick_runs(docs: Sequence[str] = ()) -> list[Run]:
         # the paper's protocol: 5 runs, a panel per annotator and run
         Run("annotator", "brexit", "demo", "cinemetric", {"protocol": "paper"}, 2),
         *_distribution_runs("brexit", 3, quick=True),
+        *_panel_document_runs(docs),
         *_rating_runs("storysparkqa", "demo", 1, docs),
         *_perse_runs("demo", 2, quick=True),
         _personaeval("literary", {}, 2),
@@ -298,6 +318,7 @@ def full_runs(docs: Sequence[str] = ()) -> list[Run]:
         Run("annotator", "epic", "demo", "llm_judge", {"answer_format": "distribution"}, 8),
     ]
     runs += _distribution_runs("brexit", 4) + _distribution_runs("opinionqa", 4)
+    runs += _panel_document_runs(docs)
     if SHARED_BREXIT.is_dir():
         runs += [Run("annotator", "brexit", "real", m, limit=20) for m in ANNOTATOR_METHODS]
     runs += _rating_runs("storysparkqa", "demo", 3, docs)

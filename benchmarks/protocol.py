@@ -31,9 +31,11 @@ themselves. Shared work is counted once per run, whatever sample did it:
   scores do not parse, re-parsed here, up to ``max_retry``).
 - the distribution target (one sample per item, :mod:`benchmarks._item_protocol`):
   ``distribution_judge`` 1 per item + 1 per group of the item in each steered dimension;
-  ``uniform`` and ``label_prior`` 0; a per-annotator method exactly its minimum for each
-  of the item's test annotators (their runs inside the item), shared work once per run
-  as on the annotator target.
+  ``uniform`` and ``label_prior`` 0; ``stakeholder_panel`` 1 per persona per item, plus
+  its panel's creation once per run (1 per profile kept; from documents as
+  ``maj_eval``'s; none from a file or the disk cache); a per-annotator method exactly
+  its minimum for each of the item's test annotators (their runs inside the item),
+  shared work once per run as on the annotator target.
 - ``panel`` (the scorer; its record is in the panel score's metadata, its options are
   the scorer's): with ``rounds=0``, 1 call per persona; with ``rounds`` >= 1, per
   stakeholder group as ``maj_eval`` (above). Personas created once per run: from
@@ -49,9 +51,13 @@ from inspect_ai.log import EvalSample
 
 from benchmarks._item_protocol import (
     ITEM_NO_CALLS,
+    PANEL_METHOD,
     annotator_samples,
     expand,
     is_item,
+    panel_creation,
+    panel_creation_of,
+    panel_votes,
     steered_groups,
 )
 from inspect_plural.rating_parsing import parse_score_lines
@@ -216,6 +222,8 @@ def sample_minimum(method: str, sample: EvalSample, options: Mapping[str, Any]) 
     if is_item(sample):
         if method == "distribution_judge":
             return 1 + steered_groups(sample, options)
+        if method == PANEL_METHOD:
+            return panel_votes(sample)
         return sum(sample_minimum(method, s, options) for s in annotator_samples(sample))
     if method in NO_CALLS:
         return 0
@@ -299,6 +307,8 @@ def shared_minimum(
     Returns:
         The minimum shared calls (0 for methods that share nothing).
     """
+    if method == PANEL_METHOD:  # its runs are labels, not calls: nothing to expand
+        return panel_creation(samples, options)
     samples = expand(samples)  # an item's runs are its annotators' samples
     if method == "cinemetric":
         n_personas = int(options.get("n_personas", 3))
@@ -348,11 +358,12 @@ def attributed_minimum(
 
     A CINEMETRIC sample that built its annotator's panel (``built_here``, not from the
     disk cache) carries the panel's minimum; a MAJ-Eval sample that created the
-    personas (``creation_calls`` > 0) carries the creation's. Shared ``trait_scope=all``
+    personas (``creation_calls`` > 0) carries the creation's, as does the
+    ``stakeholder_panel`` item that built its panel. Shared ``trait_scope=all``
     answers cannot be attributed and are left out. An item sample carries the
     attributed minima of its annotators' runs.
     """
-    if is_item(sample) and method != "distribution_judge":
+    if is_item(sample) and method not in ("distribution_judge", PANEL_METHOD):
         everyone = expand(samples)
         return sum(
             attributed_minimum(method, s, everyone, options) for s in annotator_samples(sample)
@@ -368,6 +379,8 @@ def attributed_minimum(
         )
     if method == "maj_eval" and store.get("StakeholderPanel:creation_calls"):
         expected += _creation_minimum(samples, options)
+    if method == PANEL_METHOD:
+        expected += panel_creation_of(sample, options)
     record = panel_record(sample) if method == "panel" else None
     if record is not None and record[0].get("creation_calls"):
         expected += _panel_creation(samples, options)

@@ -81,6 +81,7 @@ from inspect_plural.solvers import (
     retrieval_examples,
     role_identification,
     rouge_l,
+    stakeholder_panel,
     trait_ensemble,
     uniform,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "csc",
     "distribution_judge",
     "distribution_scorer",
+    "stakeholder_panel",
     "label_prior",
     "lewidi_split",
     "mp",

@@ -67,6 +67,7 @@ from inspect_plural.solvers import (
     retrieval_examples,
     role_identification,
     rouge_l,
+    stakeholder_panel,
     trait_ensemble,
     uniform,
 )

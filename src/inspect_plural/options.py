@@ -45,7 +45,7 @@ every breakdown as well (per class, per trait value, per group, per annotator)."
 MAX_HEADLINE_METRICS = 25
 """At most this many metric values in a task's log under ``metrics=headline``."""
 
-Kind = Literal["bool", "int", "float", "str", "list", "int_list"]
+Kind = Literal["bool", "int", "float", "str", "list", "int_list", "raw"]
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,9 @@ class TaskOption:
     Attributes:
         name: The option's name.
         default: Its default (None: automatic, or absent).
-        kind: ``bool``, ``int``, ``float``, ``str``, ``list`` (comma-separated strings)
-            or ``int_list`` (comma-separated integers).
+        kind: ``bool``, ``int``, ``float``, ``str``, ``list`` (comma-separated strings),
+            ``int_list`` (comma-separated integers) or ``raw`` (a string, list or
+            mapping kept as given, for a method whose own parser reads it).
         choices: The allowed values of a ``str`` (or each item of a ``list``) option.
         low: The smallest allowed number.
         high: The largest allowed number.
@@ -122,6 +123,7 @@ def _kind_name(spec: TaskOption) -> str:
         "str": "a string",
         "list": "a comma-separated list",
         "int_list": "a comma-separated list of integers",
+        "raw": "a string, a list or a mapping",
     }[spec.kind]
 
 
@@ -154,6 +156,8 @@ def parse_option(spec: TaskOption, value: Any) -> Any:
     """
     if value is None:
         return None
+    if spec.kind == "raw":  # read by the method's own parser (e.g. inline profiles)
+        return value
     if spec.kind == "bool":
         return _bool(spec.name, value)
     if spec.kind in ("int", "float"):

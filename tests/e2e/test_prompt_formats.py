@@ -80,6 +80,11 @@ CASES: dict[str, Case] = {
         {"method": "cinemetric", "character_names": False, "answer_format": "distribution"},
         ("Do the task below through the eyes of one particular real person",),
     ),
+    "stakeholder panel, default trait personas": Case(
+        "brexit",
+        {"method": "stakeholder_panel", "target": "distribution"},
+        (_marker("stakeholder_label.txt"), _marker("panel_persona.txt")),
+    ),
     "role identification": Case(
         "personaeval_literary", {}, ("judge how likely it is that each of the",)
     ),

@@ -64,8 +64,14 @@ def test_the_matrix_covers_every_method_family(rows: list[dict[str, Any]]) -> No
         "item_majority",
         "llm_judge",
         "cinemetric",
+        "stakeholder_panel",
     } <= pooled
     assert any("steer=" in r["method"] for r in rows)
+    # the stakeholder panel: the default one (a persona per trait value), from inline
+    # profiles and from a document
+    panels = {r["method"] for r in rows if r["method"].startswith("stakeholder_panel")}
+    assert "stakeholder_panel (target=distribution)" in panels
+    assert any("profiles" in m for m in panels) and any("persona_docs" in m for m in panels)
     panel = [row for row in rows if row["family"] == "panel"]
     assert any("profiles" in r["method"] for r in panel), "inline profiles expanded"
     assert any("rounds=2" in r["method"] for r in panel), "the panel's debate"

@@ -2,8 +2,8 @@
 
 The ``calls`` benchmark reports a method's calls minus this minimum, which must be 0;
 a minimum that counted too much would hide extra calls. Each case here is worked by
-hand from the method's protocol (see the module's docstring), and MAJ-Eval's group
-minimum is checked against the package's own budget on a grid.
+hand from the method's protocol (see the module's docstring). MAJ-Eval's debate and the
+``panel`` scorer are in ``test_panel_protocol_minimum.py``.
 """
 
 from __future__ import annotations
@@ -16,16 +16,13 @@ import pytest
 from benchmarks.protocol import (
     CHATEVAL_MAX_RETRY,
     attributed_minimum,
-    group_minimum,
     panel_minimum,
     run_minimum,
     sample_minimum,
     shared_minimum,
 )
 from inspect_ai.log import EvalSample
-from inspect_ai.scorer import Score
 
-from inspect_plural.solvers._debate import debate_call_budget
 from inspect_plural.solvers.chateval import chateval
 
 FLUENCY = {"name": "fluency", "title": "Fluency", "description": "Reads well.", "low": 1, "high": 5}
@@ -249,67 +246,57 @@ def test_pooled_cinemetric_builds_each_annotators_panel_once_across_items() -> N
     assert sample_minimum("cinemetric", _item({"a9": {}}), {}) == 0
 
 
-# --- MAJ-Eval -------------------------------------------------------------------------
+def _panel_item(
+    personas: int,
+    item_id: str = "i1",
+    origin: str = "traits",
+    creation_calls: int = 0,
+    created_groups: int = 0,
+) -> EvalSample:
+    """A ``stakeholder_panel`` item: its record lists the panel and what building it cost."""
+    store = {
+        "StakeholderVotes:origin": origin,
+        "StakeholderVotes:personas": [
+            {"name": f"p{i}", "group": "g", "trait": f"g=v{i}"} for i in range(personas)
+        ],
+        "StakeholderVotes:creation_calls": creation_calls,
+        "StakeholderVotes:created_groups": created_groups,
+        # its per-annotator labels are no runs of a method: nothing to expand
+        "AnnotatorPredictions:runs": [{"annotator_id": "a", "label": "x", "records": {}}],
+    }
+    metadata = {"target": "distribution", "item_id": item_id, "annotators": [{"annotator_id": "a"}]}
+    return _sample(store, metadata, id=item_id)
 
 
-def _group(members: int, done: dict[int, int] | None = None) -> dict[str, Any]:
-    """A stakeholder group; ``done`` maps a round to how many said they were done."""
-    turns = [
-        {"round": number, "speaker": f"p{i}", "done": True}
-        for number, count in (done or {}).items()
-        for i in range(count)
-    ]
-    return {"name": "g", "personas": [{"name": f"p{i}"} for i in range(members)], "turns": turns}
+def test_stakeholder_panel_votes_once_per_persona_and_builds_the_panel_once() -> None:
+    # the default panel of a dataset with 2 + 3 trait values: 5 personas, 5 profiles
+    built = _panel_item(5, "i1", creation_calls=5)
+    others = [_panel_item(5, "i2"), _panel_item(5, "i3")]
+    items = [built, *others]
+    assert sample_minimum("stakeholder_panel", built, {}) == 5  # one vote per persona
+    assert shared_minimum("stakeholder_panel", items, {}) == 5  # one call per profile, once
+    assert run_minimum("stakeholder_panel", items, {}) == 3 * 5 + 5
+    assert attributed_minimum("stakeholder_panel", built, items, {}) == 5 + 5
+    assert attributed_minimum("stakeholder_panel", others[0], items, {}) == 5
+    # inline profiles: the same, one per profile kept (3 here)
+    inline = [_panel_item(3, "i1", "profiles", creation_calls=3), _panel_item(3, "i2", "profiles")]
+    assert run_minimum("stakeholder_panel", inline, {}) == 2 * 3 + 3
+    # a persona file, or a panel read from the disk cache: no creation call owed
+    assert shared_minimum("stakeholder_panel", [_panel_item(4, origin="file")], {}) == 0
+    assert run_minimum("stakeholder_panel", [_panel_item(5), _panel_item(5, "i2")], {}) == 10
 
 
-def test_group_minimum_worked_examples() -> None:
-    # a group of one: its evaluation and the aggregation, no debate
-    assert group_minimum(_group(1), max_rounds=3, closing_call=False) == 2
-    # three members, nobody done: 3 + 3 rounds x (3 turns + 2 picks) + 1
-    assert group_minimum(_group(3), max_rounds=3, closing_call=False) == 19
-    # one done in round 1, the other two in round 2: 3 + (3 + 2) + (2 + 1) + 1
-    assert group_minimum(_group(3, {1: 1, 2: 2}), max_rounds=3, closing_call=False) == 12
-    # closing calls for those still active after the last round
-    assert group_minimum(_group(3, {1: 1}), max_rounds=2, closing_call=True) == (
-        3 + (3 + 2) + (2 + 1) + 1 + 2
-    )
-    # everyone done: no closing call is owed
-    assert group_minimum(_group(2, {1: 2}), max_rounds=2, closing_call=True) == 2 + 3 + 1
-
-
-@pytest.mark.parametrize("members", [1, 2, 3, 5])
-@pytest.mark.parametrize("max_rounds", [1, 2, 3])
-def test_group_minimum_equals_the_packages_budget(members: int, max_rounds: int) -> None:
-    """Two independent countings of the same protocol agree (closing calls aside)."""
-    for done_first in range(members + 1):
-        # round 1 starts with everyone; later rounds with those not yet done
-        active = [members] + [members - done_first] * (max_rounds - 1)
-        active = [a for a in active if a > 0][: 1 if done_first == members else max_rounds]
-        expected = debate_call_budget(members, active)
-        group = _group(members, {1: done_first})
-        assert group_minimum(group, max_rounds, closing_call=False) == expected
-
-
-def test_maj_eval_sums_its_groups_and_counts_creation_once(tmp_path: Path) -> None:
-    groups = [_group(3, {1: 3}), _group(1)]  # 3 + 5 + 1 = 9, and 2
-    samples = [
-        _sample(
-            {"PanelDebate:groups": groups, "StakeholderPanel:groups": ["g1", "g2"], **extra},
-            id=i,
-        )
-        for i, extra in enumerate([{"StakeholderPanel:creation_calls": 4}, {}])
-    ]
-    assert sample_minimum("maj_eval", samples[0], {"max_rounds": 3}) == 11
-    assert run_minimum("maj_eval", samples, {}) == 22
+def test_stakeholder_panel_from_documents_counts_maj_evals_creation(tmp_path: Path) -> None:
     document = tmp_path / "stakeholders.md"
-    document.write_text("Teachers want questions that teach.\n\nParents want fun.\n")
+    document.write_text("Parents want stories children enjoy.\n\nTeachers want questions.\n")
     options = {"persona_docs": [str(document)]}
-    # a short document is one chunk: 1 extraction + 1 grouping + 1 per group (2)
-    assert shared_minimum("maj_eval", samples, options) == 4
-    assert run_minimum("maj_eval", samples, options) == 22 + 4
-    assert shared_minimum("maj_eval", samples, {"persona_docs": str(document)}) == 4
-    assert attributed_minimum("maj_eval", samples[0], samples, options) == 11 + 4
-    assert attributed_minimum("maj_eval", samples[1], samples, options) == 11
+    # 1 chunk + 1 grouping + 1 persona call per group created (3, before panel_groups
+    # kept 2 of them); the panel's 4 personas vote on each of the 2 items
+    built = _panel_item(4, "i1", "documents", creation_calls=5, created_groups=3)
+    items = [built, _panel_item(4, "i2", "documents")]
+    assert shared_minimum("stakeholder_panel", items, options) == 1 + 1 + 3
+    assert run_minimum("stakeholder_panel", items, options) == 2 * 4 + 5
+    assert attributed_minimum("stakeholder_panel", built, items, options) == 4 + 5
 
 
 # --- G-Eval and ChatEval ----------------------------------------------------------------
@@ -356,62 +343,3 @@ def test_chateval_counts_the_retries_its_rule_asks_for() -> None:
 def test_chateval_fallback_is_the_solvers_default() -> None:
     default = inspect.signature(chateval).parameters["max_retry"].default
     assert default == CHATEVAL_MAX_RETRY
-
-
-# --- the panel scorer -------------------------------------------------------------------
-
-
-def _panel_sample(groups: list[dict[str, Any]], sample_id: int = 1, **panel: Any) -> EvalSample:
-    """A sample of an unrelated task with a ``panel`` score recording ``groups``' debates."""
-    record = {"origin": "profiles", "rounds": 0, "closing_call": False, "groups": [], **panel}
-    record["groups"] = [{"name": g["name"], "key": g["name"], "personas": []} for g in groups]
-    debate = [{"group": g["name"], **g} for g in groups]
-    sample = _sample(id=sample_id)
-    sample.scores = {
-        "match": Score(value="C"),
-        "panel": Score(value={}, metadata={"stakeholder_panel": record, "debate": debate}),
-    }
-    return sample
-
-
-def _debating(members: int, done: dict[int, int] | None = None) -> dict[str, Any]:
-    group = _group(members, done)
-    return {**group, "personas": [p["name"] for p in group["personas"]]}
-
-
-def test_panel_independent_scoring_is_one_call_per_persona() -> None:
-    sample = _panel_sample([_debating(2), _debating(1)])
-    assert sample_minimum("panel", sample, {}) == 3  # no debate, no aggregator
-    assert sample_minimum("panel", _sample(), {}) == 0  # no panel score: no call
-
-
-def test_panel_debate_is_maj_evals_per_group() -> None:
-    # three members, one done in round 1: 3 + (3 + 2) + (2 + 1) + 1 aggregation,
-    # + 2 closing calls for those still active; a group of one: 1 + 1
-    groups = [_debating(3, {1: 1}), _debating(1)]
-    sample = _panel_sample(groups, rounds=2, closing_call=True)
-    assert sample_minimum("panel", sample, {}) == (3 + 5 + 3 + 1 + 2) + 2
-    # the record says what ran: the options passed do not change it
-    assert sample_minimum("panel", sample, {"rounds": 5}) == 16
-    no_closing = _panel_sample(groups, rounds=2)
-    assert sample_minimum("panel", no_closing, {}) == (3 + 5 + 3 + 1) + 2
-
-
-def test_panel_persona_creation_counts_once_per_run(tmp_path: Path) -> None:
-    profiles = {"personas": "parents: a mother; parents: a father; a teacher"}
-    groups = [_debating(2), _debating(1)]
-    built = _panel_sample(groups, 1, creation_calls=3)
-    other = _panel_sample(groups, 2)
-    samples = [built, other]
-    assert shared_minimum("panel", samples, profiles) == 3  # one call per profile
-    assert run_minimum("panel", samples, profiles) == 3 + 3 + 3
-    assert attributed_minimum("panel", built, samples, profiles) == 3 + 3
-    assert attributed_minimum("panel", other, samples, profiles) == 3
-    # from the disk cache: no creation call owed
-    cached = [_panel_sample(groups, 1), _panel_sample(groups, 2)]
-    assert shared_minimum("panel", cached, profiles) == 0
-    # from documents: 1 extraction per chunk + 1 grouping + 1 per group (2)
-    document = tmp_path / "stakeholders.md"
-    document.write_text("Parents want stories children enjoy.\n\nTeachers want questions.\n")
-    made = [_panel_sample(groups, 1, origin="documents", creation_calls=4), other]
-    assert shared_minimum("panel", made, {"persona_docs": [str(document)]}) == 1 + 1 + 2

@@ -234,8 +234,13 @@ def distribution_scorer(
         steered = SteeredDistributions.read(state.store) if steering else None
         value = item_values(metadata, prediction, runs, steered, config)
         value |= cost_values(prediction)
-        answers = [a for run in runs.runs for a in run.answers] if runs else prediction.answers
-        answers = [*answers, *(steered.answers if steered else [])]
+        # the item's own answers (a pooled prediction has none), its annotators' runs'
+        # (a stakeholder panel's runs have none) and the steered ones
+        answers = [
+            *prediction.answers,
+            *(a for run in (runs.runs if runs else []) for a in run.answers),
+            *(steered.answers if steered else []),
+        ]
         if answers:
             value["n_answers"] = float(len(answers))
             value["failed_answers"] = float(sum(1 for a in answers if not a.parse_ok))

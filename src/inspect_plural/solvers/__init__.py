@@ -19,6 +19,7 @@ from inspect_plural.solvers.perse_baselines import matrix_factorization, prior_a
 from inspect_plural.solvers.retrieval import retrieval_examples, retrieve
 from inspect_plural.solvers.role_identification import aggregate_answers, role_identification
 from inspect_plural.solvers.rouge import RougeRecord, rouge_l
+from inspect_plural.solvers.stakeholder_panel import StakeholderVotes, stakeholder_panel
 from inspect_plural.solvers.trait_ensemble import trait_ensemble
 
 __all__ = [
@@ -55,5 +56,7 @@ __all__ = [
     "retrieval_examples",
     "retrieve",
     "role_identification",
+    "stakeholder_panel",
+    "StakeholderVotes",
     "trait_ensemble",
 ]

@@ -121,6 +121,7 @@ def response_format(
     labels: Sequence[str],
     reasoning: bool = True,
     fields: Sequence[Field] = (),
+    lead: str | None = None,
 ) -> tuple[str, DistributionFormat | LabelFormat]:
     """The closing instruction of a prompt and the answer format it declares.
 
@@ -140,6 +141,9 @@ def response_format(
             ...)``; with fields a label is asked as a final ``Answer:`` line (the
             CINEMETRIC format). The example fills each line with ``example`` (or the
             description itself).
+        lead: The sentence asking for reasoning first (default: about how "this
+            person" sees the content; a persona answering as itself is asked about
+            how it sees it).
 
     Returns:
         The instruction text and the format to declare on the prompt message.
@@ -165,7 +169,7 @@ def response_format(
             f"equally likely):\n\n{filled}\n\n{_json_example(labels, mode)}"
         )
         return text, DistributionFormat(options=list(labels), fields=names)
-    lead = _REASONING if reasoning else "Give no analysis."
+    lead = (lead or _REASONING) if reasoning else "Give no analysis."
     if mode == "label":
         text = (
             f"{lead} End your answer with a JSON object in a ```json code block whose "

@@ -22,6 +22,7 @@ from inspect_plural.solvers.distribution_baselines import label_prior, uniform
 from inspect_plural.solvers.distribution_judge import distribution_judge
 from inspect_plural.solvers.judge import llm_judge, personalized_judge
 from inspect_plural.solvers.retrieval import retrieval_examples
+from inspect_plural.solvers.stakeholder_panel import stakeholder_panel
 from inspect_plural.solvers.trait_ensemble import trait_ensemble
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
@@ -55,12 +56,15 @@ METHODS: dict[str, Callable[..., Solver]] = {
     "distribution_judge": distribution_judge,
     "uniform": uniform,
     "label_prior": label_prior,
+    "stakeholder_panel": stakeholder_panel,
 }
-"""Methods selectable with ``-T method=NAME`` on every annotator-level task (the last
-three predict an item's distribution directly: ``-T target=distribution`` only)."""
+"""Methods selectable with ``-T method=NAME`` on every annotator-level task (the
+:data:`ITEM_METHODS` predict an item's distribution: ``-T target=distribution`` only)."""
 
-ITEM_METHODS = ("distribution_judge", "uniform", "label_prior")
+ITEM_METHODS = ("distribution_judge", "uniform", "label_prior", "stakeholder_panel")
 """Methods that predict an item's label distribution directly (no per-annotator runs)."""
+
+PANEL_METHOD = "stakeholder_panel"
 
 TARGETS = ("annotator", "distribution")
 """Values of the ``target`` option: one sample per judgment, or one per item."""
@@ -150,6 +154,27 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
         method="distribution_judge",
         help="trait dimensions whose groups the model is also asked for (steered)",
     ),
+    TaskOption(
+        "personas",
+        None,
+        "raw",
+        method=PANEL_METHOD,
+        help="a persona file, a shipped set, or inline profiles 'profile; group: profile' "
+        "(default: one per trait value of the dataset)",
+    ),
+    TaskOption(
+        "persona_docs", None, "list", method=PANEL_METHOD, help="documents to create it from"
+    ),
+    TaskOption(
+        "panel_groups",
+        None,
+        "list",
+        method=PANEL_METHOD,
+        help="only these stakeholder groups (the default panel's: trait dimensions)",
+    ),
+    TaskOption(
+        "personas_per_group", None, "int", low=1, method=PANEL_METHOD, help="the first N of each"
+    ),
 )
 """Options of single methods (``method`` names the method they configure)."""
 
@@ -226,6 +251,12 @@ def check_target(opts: Mapping[str, Any], given: set[str]) -> None:
             "distribution_judge always answers with a distribution (answer_format sets the "
             "answers of the per-annotator methods that are pooled)",
         )
+    if method == PANEL_METHOD and "answer_format" in given:
+        raise OptionError(
+            "answer_format",
+            f"{PANEL_METHOD}'s personas each vote one label, and the item's distribution "
+            "is their vote shares",
+        )
 
 
 def check_method(
@@ -247,6 +278,14 @@ def check_method(
             raise OptionError(
                 option, f"configures method {owner}, not {name}", f"use -T method={owner}"
             )
+    if name == PANEL_METHOD and not has_traits and not (opts["personas"] or opts["persona_docs"]):
+        raise OptionError(
+            "personas",
+            f"{PANEL_METHOD}'s default panel has one persona per trait value, and this "
+            "dataset has no annotator traits",
+            'pass -T personas="a nurse; parents: a parent" (inline profiles), a persona file '
+            "written by `inspect-plural personas`, or -T persona_docs=DOCUMENT",
+        )
     if name == "trait_ensemble" and not has_traits:
         raise OptionError("method", "trait_ensemble impersonates traits; this dataset has none")
     if name in NEEDS_TRAITS and not named:
@@ -327,4 +366,9 @@ def build_method(
             kwargs[_PARAMETER.get(spec.name, spec.name)] = opts[spec.name]
     if name == "trait_ensemble" and kwargs.get("trait_scope") == "all":
         kwargs["trait_values"] = _trait_values(corpus)
+    if name == PANEL_METHOD:
+        given = kwargs.get("personas") is not None or bool(kwargs.get("persona_docs"))
+        kwargs["trait_values"] = None if given else _trait_values(corpus)
+        # one question for the whole dataset (not OpinionQA's, whose questions differ)
+        kwargs["task_description"] = None if corpus.item_scales else corpus.scale.description
     return factory(**kwargs), settings

@@ -99,6 +99,16 @@ BATCH_SUPPORT: dict[str, BatchSupport] = {
     ),
     "uniform": _no_calls("target=distribution: the same share for every label"),
     "label_prior": _no_calls("target=distribution: the training pool's label distribution"),
+    "stakeholder_panel": BatchSupport(
+        status="yes",
+        waits="2",
+        note=(
+            "target=distribution: every persona's vote, all concurrent (1 wait), after "
+            "the panel's creation once per task (1 wait from profiles or the default "
+            "trait profiles, 3 from persona_docs, none from a persona file or the disk "
+            "cache, so a rerun needs 1)"
+        ),
+    ),
     # rating tasks (storysparkqa, mslr_cochrane)
     "maj_eval": BatchSupport(
         status="slow",
