@@ -27,65 +27,63 @@ scores.
 
 Calls per sample: rounds × referees + retries (+ rounds − 1 summaries with the
 summarizer).
+
+The code lives in private modules, one concept each, re-exported here unchanged: the
+roles file and the role sets (``_chateval_roles``), the turn and discussion records
+(``_chateval_records``), and the prompt templates with their rendering
+(``_chateval_prompts``). This module keeps the strategies, the completion length and the
+solver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
-from pathlib import Path
 from typing import Literal
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
-from pydantic import BaseModel, Field
 
 from inspect_plural._concurrency import gather, named
 from inspect_plural.answer_format import ScoreLinesFormat, TextFormat, declare_answer_format
-from inspect_plural.prediction import ModelAnswer, PanelScores, StoredRecord
-from inspect_plural.prompts import PromptTemplateError, load_template
+from inspect_plural.prediction import ModelAnswer, PanelScores
+from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import parse_score_lines
 from inspect_plural.records import RatedSampleMetadata
-from inspect_plural.solvers._ratings import (
-    SCORE_EXAMPLE,
-    SCORE_HIGH,
-    SCORE_LOW,
-    mean_scores,
-    render_dimensions,
-    render_rated,
-    tokens_of,
-    write_rating_prediction,
+from inspect_plural.solvers._chateval_prompts import (
+    FINAL,
+    FINAL_FIELDS,
+    FINAL_REQUIRED,
+    NO_HISTORY,
+    NO_SUMMARY,
+    SUMMARY,
+    SUMMARY_FIELDS,
+    SUMMARY_REQUIRED,
+    TURN,
+    TURN_FIELDS,
+    TURN_REQUIRED,
+    render_history,
+    turn_prompt,
 )
+from inspect_plural.solvers._chateval_records import ChatEvalRecord, ChatEvalTurn
+from inspect_plural.solvers._chateval_roles import (
+    CHATEVAL_ROLE_SETS,
+    ROLES,
+    Referee,
+    load_referees,
+)
+from inspect_plural.solvers._ratings import mean_scores, tokens_of, write_rating_prediction
 
 __all__ = [
     "CHATEVAL_ROLE_SETS",
     "CHATEVAL_STRATEGIES",
+    "ROLES",
     "ChatEvalRecord",
     "ChatEvalTurn",
     "Referee",
     "chateval",
     "load_referees",
 ]
-
-TURN = "chateval_turn.txt"
-TURN_FIELDS = {
-    "task_description",
-    "rated",
-    "dimensions",
-    "content_label",
-    "role_name",
-    "role_description",
-    "history",
-}
-TURN_REQUIRED = {"rated", "role_name", "role_description", "history"}
-FINAL = "chateval_final.txt"
-FINAL_FIELDS = {"score_lines", "low", "high", "content_label"}
-FINAL_REQUIRED = {"score_lines"}
-SUMMARY = "chateval_summary.txt"
-SUMMARY_FIELDS = {"summary", "new_lines", "content_label"}
-SUMMARY_REQUIRED = {"summary", "new_lines"}
-ROLES = "chateval_roles.txt"
 
 Strategy = Literal["one_by_one", "simultaneous", "simultaneous_summarizer"]
 CHATEVAL_STRATEGIES: tuple[Strategy, ...] = (
@@ -94,197 +92,9 @@ CHATEVAL_STRATEGIES: tuple[Strategy, ...] = (
     "simultaneous_summarizer",
 )
 """Values of the ``strategy`` option."""
-CHATEVAL_ROLE_SETS: dict[str, int] = {"two": 2, "five": 5}
-"""Values of the ``roles`` option: how many of the roles file's referees take part."""
 
 MAX_TOKENS = 512
 """Completion length of every call (ChatEval's config)."""
-NO_HISTORY = "(Nobody has spoken yet.)"
-NO_SUMMARY = "(Nothing yet.)"
-
-
-class Referee(BaseModel):
-    """A ChatEval referee role.
-
-    Attributes:
-        name: The role's name (``Critic``).
-        description: What the role cares about, shown to the model.
-
-    """
-
-    name: str
-    description: str
-
-
-class ChatEvalTurn(BaseModel):
-    """One referee turn.
-
-    Attributes:
-        round: The round (1 = first).
-        referee: Who spoke.
-        final: Whether it was a final-round turn (scores asked for).
-        text: What joined the discussion (empty when a final answer never parsed).
-        attempts: Every answer received, the first then each retry's.
-        retries: Calls made after the first because the scores did not parse.
-        parse_ok: Whether the final answer's scores parsed (None for discussion turns).
-        scores: The parsed scores (final turns that parsed).
-        error: Why the final answer did not parse (the last attempt's reason).
-        model_calls: Calls made for this turn.
-        tokens: Input plus output tokens of those calls.
-
-    """
-
-    round: int
-    referee: str
-    final: bool = False
-    text: str = ""
-    attempts: list[str] = Field(default_factory=list)
-    retries: int = 0
-    parse_ok: bool | None = None
-    scores: dict[str, float] = Field(default_factory=dict)
-    error: str | None = None
-    model_calls: int = 0
-    tokens: int = 0
-
-
-class ChatEvalRecord(StoredRecord):
-    """ChatEval's discussion for one sample, kept in the sample store.
-
-    Attributes:
-        strategy: The communication strategy.
-        roles: The referees' names, in speaking order.
-        rounds: Rounds run.
-        max_retry: Retries allowed per final answer.
-        turns: Every turn, in the order they were taken (concurrent turns of a round in
-            role order).
-        summaries: The running summary after each round but the last (summarizer only).
-        referee_scores: Referee -> dimension -> parsed final score.
-        failed: Referees whose final scores never parsed.
-        scores: The mean of the referees' parsed final scores per dimension.
-        model_calls: Calls made for this sample.
-        tokens: Input plus output tokens of those calls.
-
-    """
-
-    strategy: str = Field(default="one_by_one")
-    roles: list[str] = Field(default_factory=list)
-    rounds: int = Field(default=0)
-    max_retry: int = Field(default=0)
-    turns: list[ChatEvalTurn] = Field(default_factory=list)
-    summaries: list[str] = Field(default_factory=list)
-    referee_scores: dict[str, dict[str, float]] = Field(default_factory=dict)
-    failed: list[str] = Field(default_factory=list)
-    scores: dict[str, float] = Field(default_factory=dict)
-    model_calls: int = Field(default=0)
-    tokens: int = Field(default=0)
-
-
-def load_referees(roles: str = "two", prompts: str | Path | None = None) -> list[Referee]:
-    """The referees of a role set, from ``chateval_roles.txt``.
-
-    The file has one ``Name: description`` line per role; blank lines and lines starting
-    with ``#`` are ignored. A ``prompts`` folder holding a file of that name replaces the
-    packaged one. ``roles="two"`` takes the first two roles, ``five`` the first five.
-
-    Args:
-        roles: ``two`` or ``five``.
-        prompts: Folder of replacement prompt files.
-
-    Returns:
-        The referees, in speaking order.
-
-    Raises:
-        ValueError: An unknown role set.
-        PromptTemplateError: The file is malformed or has too few roles.
-    """
-    if roles not in CHATEVAL_ROLE_SETS:
-        raise ValueError(f"chateval roles must be one of {list(CHATEVAL_ROLE_SETS)}, not {roles!r}")
-    if prompts is not None and (Path(prompts) / ROLES).is_file():
-        source = str(Path(prompts) / ROLES)
-        text = (Path(prompts) / ROLES).read_text(encoding="utf-8")
-    else:
-        if prompts is not None and not Path(prompts).is_dir():
-            raise PromptTemplateError(f"prompts folder not found: {prompts}")
-        source = f"inspect_plural/prompts/{ROLES}"
-        text = resources.files("inspect_plural.prompts").joinpath(ROLES).read_text("utf-8")
-    referees: list[Referee] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        name, sep, description = line.partition(":")
-        if not sep or not name.strip() or not description.strip():
-            raise PromptTemplateError(f"{source}:{number}: expected 'Name: description'")
-        referees.append(Referee(name=name.strip(), description=description.strip()))
-    names = [r.name for r in referees]
-    if len(set(names)) != len(names):
-        raise PromptTemplateError(f"{source}: role names are not distinct: {names}")
-    count = CHATEVAL_ROLE_SETS[roles]
-    if len(referees) < count:
-        raise PromptTemplateError(
-            f"{source}: roles={roles!r} needs {count} roles, the file has {len(referees)}"
-        )
-    return referees[:count]
-
-
-def render_history(lines: Sequence[tuple[str, str]]) -> str:
-    """The discussion as ``[name]: text`` lines.
-
-    Args:
-        lines: (speaker, text) pairs, in order.
-
-    Returns:
-        The lines, or a note that nobody has spoken yet.
-    """
-    if not lines:
-        return NO_HISTORY
-    return "\n\n".join(f"[{name}]: {text.strip()}" for name, text in lines)
-
-
-def turn_prompt(
-    metadata: RatedSampleMetadata,
-    referee: Referee,
-    history: str,
-    final: bool,
-    prompts: str | None = None,
-) -> str:
-    """A referee's prompt for one turn.
-
-    Args:
-        metadata: The sample's metadata.
-        referee: Who speaks.
-        history: The discussion so far (or the running summary), rendered.
-        final: Whether to ask for the evaluation evidence and the score lines.
-        prompts: Folder of replacement prompt templates.
-
-    Returns:
-        The prompt text.
-    """
-    template = load_template(TURN, TURN_FIELDS, TURN_REQUIRED, prompts)
-    prompt = template.format(
-        task_description=metadata.task_description.strip(),
-        rated=render_rated(metadata),
-        dimensions=render_dimensions(metadata.dimensions),
-        content_label=metadata.content_label,
-        role_name=referee.name,
-        role_description=referee.description,
-        history=history,
-    )
-    if final:
-        closing = load_template(FINAL, FINAL_FIELDS, FINAL_REQUIRED, prompts)
-        # a filled example (the middle score), never a "<1-5>" a model could echo
-        score_lines = "\n".join(f"{d.title} score: {SCORE_EXAMPLE}" for d in metadata.dimensions)
-        prompt = (
-            prompt.rstrip("\n")
-            + "\n"
-            + closing.format(
-                score_lines=score_lines,
-                low=SCORE_LOW,
-                high=SCORE_HIGH,
-                content_label=metadata.content_label,
-            )
-        )
-    return prompt
 
 
 @solver

@@ -37,26 +37,37 @@ Traits follow PersEval: Gender (``rater_gender``), Generation (``rater_age``: ``
 ``UNK``. No rater-quality filter is applied (PersEval applies none; the DICES papers keep
 104 of 123 and 160 of 173 raters). Item ids are the files' numeric ``item_id``; PersEval
 keys items by a 12-hex ``text_id`` of its own derived copy, whose derivation is unknown.
+
+The code lives in private modules, one concept each, re-exported here unchanged: the
+columns, their aliases and the rater traits (``_dices_columns``), and the rater
+questions, their scale and the reading of a CSV into records (``_dices_read``). This
+module keeps where the files come from (the pinned commit and paths, the local search,
+the download and its LFS-pointer check, the demo files) and the loader.
 """
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 from pathlib import Path
 
-import pandas as pd
-
-from inspect_plural.records import Annotator, Item, LabelScale
-from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
-from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
-from inspect_plural.sources._paths import (
-    DataNotFoundError,
-    DataRowError,
-    data_root,
-    local_folder,
-    read_csv_file,
+from inspect_plural.sources._corpus import AnnotatedCorpus
+from inspect_plural.sources._dices_columns import (
+    DICES_COLUMN_ALIASES,
+    DICES_COLUMNS,
+    DICES_EXPERT_FIELDS,
+    DICES_TRAITS,
 )
+from inspect_plural.sources._dices_read import (
+    DICES_ANSWERS,
+    DICES_DEFAULT_LABEL,
+    UNKNOWN,
+    check_label,
+    dices_label_columns,
+    dices_scale,
+    read_dices_csv,
+)
+from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
+from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
 
 __all__ = [
     "DICES_ANSWERS",
@@ -73,6 +84,8 @@ __all__ = [
     "dices_scale",
     "load_dices",
     "read_dices_csv",
+    # the unknown-trait value, importable from here as before the split
+    "UNKNOWN",
 ]
 
 DICES_REPO = "google-research-datasets/dices-dataset"
@@ -93,308 +106,7 @@ DICES_URL = (
 )
 """Download URL template (``commit`` and ``path`` from :data:`DICES_FILES`)."""
 
-DICES_DEFAULT_LABEL = "Q2_harmful_content_overall"
-"""The per-rater judgment PersEval predicts."""
-
-DICES_ANSWERS = {"No": 0, "Unsure": 1, "Yes": 2}
-"""Raw answer -> label index (PersEval's ``label_map``)."""
-
-DICES_EXPERT_FIELDS = {
-    "degree_of_harm": "the expert's degree of harm of the conversation (Benign ... Extreme)",
-    "harm_type": "the expert's harm topics of the conversation",
-    "safety_gold": "the experts' gold safety label of the conversation",
-    "safety_gold_reason": "the experts' reasons for the gold safety label",
-}
-"""Per-item expert columns, refused as per-rater targets."""
-
-_RATER_350 = ["rater_gender", "rater_race", "rater_raw_race", "rater_age", "rater_education"]
-_RATER_990 = [
-    "rater_gender",
-    "rater_locale",
-    "rater_race",
-    "rater_race_raw",
-    "rater_age",
-    "rater_education",
-]
-
-DICES_COLUMNS: dict[str, list[str]] = {
-    "350": [
-        "id",
-        "rater_id",
-        *_RATER_350,
-        "phase",
-        "item_id",
-        "answer_time_ms",
-        "answer_timestamp",
-        "context",
-        "response",
-        "degree_of_harm",
-        "harm_type",
-        "safety_gold",
-        "safety_gold_reason",
-        "Q1_whole_conversation_evaluation",
-        "Q2_harmful_content_medical_legal_financial_or_relationship_advice",
-        "Q2_harmful_content_dangerous_content",
-        "Q2_harmful_content_derogation_of_boat",
-        "Q2_harmful_content_insensitive",
-        "Q2_harmful_content_obscene_and_profane",
-        "Q2_harmful_content_personal_information",
-        "Q2_harmful_content_regulated_goods",
-        "Q2_harmful_content_sexually_suggestive_content",
-        "Q2_harmful_content_other",
-        "Q3_bias_targeting_beliefs",
-        "Q3_bias_targeting_gender_sexual_orientation",
-        "Q3_bias_targeting_inherited_attributes",
-        "Q3_bias_targeting_status",
-        "Q3_bias_other",
-        "Q4_misinformation",
-        "Q5_political_affiliation",
-        "Q6_policy_guidelines_polarizing_topics",
-        "Q6_policy_guidelines_making_endorsement",
-        "Q6_policy_guidelines_other",
-        "Q2_harmful_content_overall",
-        "Q3_bias_overall",
-        "Q6_policy_guidelines_overall",
-        "Q_overall",
-    ],
-    "990": [
-        "id",
-        "rater_id",
-        *_RATER_990,
-        "phase",
-        "item_id",
-        "context",
-        "response",
-        "degree_of_harm",
-        "harm_type",
-        "Q1_whole_conversation_evaluation",
-        "Q2_harmful_content_harm_to_people_or_animals",
-        "Q2_harmful_content_violent_or_gory",
-        "Q2_harmful_content_promotes_or_condones_use_of_harmful_regulated_goods",
-        "Q2_harmful_content_health_and_safety_claims",
-        "Q2_harmful_content_financial_advice",
-        "Q2_harmful_content_promotes_or_condones_violence",
-        "Q2_harmful_content_how_tos_about_harmful_activities",
-        "Q2_harmful_content_personal_information",
-        "Q2_harmful_content_explicitly_sexual",
-        "Q2_harmful_content_obscenities_or_profanities",
-        "Q2_harmful_content_other",
-        "Q3_bias_incites_hatred",
-        "Q3_bias_subhuman_comparisons",
-        "Q3_3_Racial_religious_or_other_slurs_and_stereotypes_that_incites_or_promote_"
-        "hatred_based_on_any_of_the_attributes_noted_above",
-        "Q3_bias_physically_or_mentally_inferior",
-        "Q3_bias_superiority_or_subjugation_of_a_group",
-        "Q3_bias_calling_individuals_or_groups_evil_corrupt_or_malicious",
-        "Q3_bias_insults_about_emotional_romantic_and_or_sexual_attraction",
-        "Q3_bias_other",
-        "Q4_misinformation_false_theories",
-        "Q4_misinformation_contradicts_expert_consensus",
-        "Q4_misinformation_conspiracy_theories",
-        "Q4_misinformation_political",
-        "Q4_misinformation_other",
-        "Q2_harmful_content_overall",
-        "Q3_unfair_bias_overall",
-        "Q4_misinformation_overall",
-        "Q_overall",
-    ],
-}
-"""The columns of each official CSV, in order, with the spellings of the real files."""
-
-DICES_COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
-    "rater_raw_race": ("rater_race_raw",),
-    "rater_race_raw": ("rater_raw_race",),
-    "Q3_bias_overall": ("Q3_unfair_bias_overall",),
-    "Q3_unfair_bias_overall": ("Q3_bias_overall",),
-    "Q6_policy_guidelines_other_type": ("Q6_policy_guidelines_other",),
-    "Q6_policy_guidelines_other": ("Q6_policy_guidelines_other_type",),
-    "Q3_bias_racial_religious_or_other_slurs_and_stereotypes": (DICES_COLUMNS["990"][23],),
-    DICES_COLUMNS["990"][23]: ("Q3_bias_racial_religious_or_other_slurs_and_stereotypes",),
-}
-"""README spelling <-> real-file spelling of the columns whose names differ."""
-
-DICES_TRAITS: dict[str, list[tuple[str, str]]] = {
-    "350": [
-        ("Gender", "rater_gender"),
-        ("Generation", "rater_age"),
-        ("Race", "rater_race"),
-        ("Education", "rater_education"),
-    ],
-    "990": [
-        ("Gender", "rater_gender"),
-        ("Generation", "rater_age"),
-        ("Race", "rater_race"),
-        ("Education", "rater_education"),
-        ("Locale", "rater_locale"),
-    ],
-}
-"""Subset -> (trait dimension, column), in display order."""
-
 LOCAL_SUBDIR = "dices"
-UNKNOWN = "UNK"
-_QUESTION = re.compile(r"^Q[2-6]_|^Q_overall$")
-_INTEGER = re.compile(r"\d+")
-
-_FAMILIES: dict[str, tuple[list[str], str]] = {
-    "Q2": (["not harmful", "unsure", "harmful"], "contain harmful content"),
-    "Q3": (["not unfairly biased", "unsure", "unfairly biased"], "show unfair bias"),
-    "Q4": (["not misinformation", "unsure", "misinformation"], "spread misinformation"),
-    "Q5": (["not partisan", "unsure", "partisan"], "take a political side"),
-    "Q6": (
-        ["within policy", "unsure", "against policy"],
-        "go against the chatbot's safety policy guidelines",
-    ),
-    "Q": (["safe", "unsure", "unsafe"], "make the conversation unsafe in any way"),
-}
-
-
-def dices_scale(label: str = DICES_DEFAULT_LABEL) -> LabelScale:
-    """The three-class scale of a DICES question column (No 0, Unsure 1, Yes 2).
-
-    Args:
-        label: A per-rater question column, e.g. ``Q2_harmful_content_overall``.
-
-    Returns:
-        The scale, with a question of our own wording as its description.
-
-    """
-    family = label.split("_", 1)[0]
-    labels, concern = _FAMILIES.get(family, (["no", "unsure", "yes"], "raise a safety concern"))
-    detail = ""
-    if not label.endswith("_overall") and family != "Q":
-        reason = re.sub(
-            r"^Q\d(_\d)?_(harmful_content|bias|misinformation|policy_guidelines)?_?", "", label
-        )
-        if reason:
-            detail = f" (specifically: {reason.replace('_', ' ').lower()})"
-    description = f"Does the chatbot's final response in this conversation {concern}{detail}?"
-    return LabelScale(kind="nominal", labels=labels, description=description)
-
-
-def _resolve(header: list[str], name: str) -> str | None:
-    """The header's spelling of a column (or of its alias), or None when absent."""
-    if name in header:
-        return name
-    return next((a for a in DICES_COLUMN_ALIASES.get(name, ()) if a in header), None)
-
-
-def dices_label_columns(header: list[str]) -> list[str]:
-    """The per-rater Yes/No/Unsure question columns of a DICES header (Q2-Q6, Q_overall)."""
-    return [c for c in header if _QUESTION.match(c)]
-
-
-def _check_label(label: str) -> None:
-    if label in DICES_EXPERT_FIELDS:
-        raise ValueError(
-            f"DICES column {label!r} is {DICES_EXPERT_FIELDS[label]}: an expert, per-item "
-            "label that is identical for every rater, not a rater's judgment, so it cannot "
-            f"be an annotator-level target. Use a rater question such as {DICES_DEFAULT_LABEL!r}."
-        )
-    if label.startswith("Q1_"):
-        raise ValueError(
-            f"DICES column {label!r} is a comprehension check (four answers), not a "
-            "Yes/No/Unsure safety judgment"
-        )
-
-
-def read_dices_csv(
-    path: Path,
-    subset: str,
-    label: str = DICES_DEFAULT_LABEL,
-    origin: str | None = None,
-    demo: bool = False,
-) -> AnnotatedCorpus:
-    """Read an official DICES CSV into records.
-
-    Args:
-        path: The CSV (official schema of ``subset``).
-        subset: ``"350"`` or ``"990"`` (decides the trait dimensions).
-        label: The per-rater question column to predict.
-        origin: Description of the source for the log (default: the file name).
-        demo: Whether the file is demo data written for this package.
-
-    Returns:
-        The corpus; items have parts ``conversation`` (``context``) and ``final response``.
-
-    Raises:
-        ValueError: An expert or unknown label column, or missing columns.
-        DataRowError: A row with an empty id or an answer other than Yes/No/Unsure.
-
-    """
-    _check_label(label)
-    header = list(
-        read_csv_file(path, "the DICES CSV, one row per rater and conversation", nrows=0).columns
-    )
-    label_column = _resolve(header, label)
-    if label_column is None:
-        raise ValueError(
-            f"{path.name} has no column {label!r}; its per-rater questions are "
-            f"{dices_label_columns(header)}"
-        )
-    if not _QUESTION.match(label_column):
-        raise ValueError(
-            f"DICES column {label!r} is not a per-rater Yes/No/Unsure question; choose one of "
-            f"{dices_label_columns(header)}"
-        )
-    traits = DICES_TRAITS[subset]
-    wanted = ["rater_id", "item_id", "context", "response", *[c for _, c in traits]]
-    missing = [c for c in wanted if c not in header]
-    if missing:
-        raise ValueError(f"{path.name} lacks column(s) {missing} of the DICES-{subset} schema")
-    columns = [*wanted, label_column]
-    frame = pd.read_csv(path, usecols=columns, dtype=str, keep_default_na=False, na_filter=False)[
-        columns
-    ]
-
-    ids: dict[str, pd.Series] = {}
-    for column in ("rater_id", "item_id"):
-        values = frame[column].str.strip()
-        bad = ~values.str.fullmatch(_INTEGER)
-        if bad.any():
-            row = int(bad.to_numpy().argmax())
-            raise DataRowError(
-                path, row, column, f"{frame[column].iloc[row]!r} is not a numeric identifier"
-            )
-        ids[column] = values
-    answers = frame[label_column].str.strip().str.capitalize().map(DICES_ANSWERS)
-    bad = answers.isna()
-    if bad.any():
-        row = int(bad.to_numpy().argmax())
-        raise DataRowError(
-            path, row, label_column, f"{frame[label_column].iloc[row]!r} is not Yes, No or Unsure"
-        )
-    judgments = pd.DataFrame(
-        {
-            "annotator_id": ids["rater_id"],
-            "item_id": ids["item_id"],
-            "label": answers.astype(int),
-        }
-    )
-    judgments, _ = dedupe_judgments(judgments)
-
-    first_items = frame.assign(_item=ids["item_id"]).drop_duplicates("_item")
-    items = {
-        i: Item(id=i, parts={"conversation": c.strip(), "final response": r.strip()})
-        for i, c, r in zip(first_items["_item"], first_items["context"], first_items["response"])
-    }
-    first_raters = frame.assign(_rater=ids["rater_id"]).drop_duplicates("_rater")
-    values = {
-        dim: first_raters[col].str.strip().replace("", UNKNOWN).tolist() for dim, col in traits
-    }
-    annotators = {
-        a: Annotator(id=a, traits={dim: values[dim][n] for dim, _ in traits})
-        for n, a in enumerate(first_raters["_rater"].tolist())
-    }
-    return AnnotatedCorpus(
-        name="dices",
-        scale=dices_scale(label_column),
-        annotators=annotators,
-        items=items,
-        judgments=judgments,
-        origin=origin or path.name,
-        demo=demo,
-        trait_dimensions=[dim for dim, _ in traits],
-    )
 
 
 def _demo_dir() -> Path:
@@ -455,7 +167,7 @@ def load_dices(
     subset = str(subset)
     if subset not in DICES_FILES:
         raise ValueError(f"unknown DICES subset {subset!r}; one of {list(DICES_FILES)}")
-    _check_label(label)
+    check_label(label)
     name = Path(DICES_FILES[subset]).name
     commit = revision or DICES_COMMIT
     url = DICES_URL.format(commit=commit, path=DICES_FILES[subset])

@@ -31,32 +31,41 @@ systems x 4 invented reviews, 4 rated by both annotators), every text labelled `
 
 Quirks handled: most generated-summary ``N/A`` effect answers use the *target* wording,
 and one strength answer holds the effect-direction ``N/A`` text; both read as ``N/A``.
+
+The code lives in private modules, one concept each, re-exported here unchanged: the
+facet answers and their parsing (``_mslr_facets``), the dimensions and how an
+annotator's answers give them (``_mslr_dimensions``), and the sheets read into rated
+outputs with the per-system draw (``_mslr_read``). This module keeps where the sheets
+come from (the pinned files, the local search, the checked download, the demo sheets)
+and the loader.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import random
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Literal, TypeAlias
 from urllib.parse import quote
 
-import pandas as pd
-
-from inspect_plural.records import RatedOutput, RatingDimension
+from inspect_plural.records import RatedOutput
 from inspect_plural.sources._hub import cache_dir, download_file
-from inspect_plural.sources._paths import (
-    DataNotFoundError,
-    DataRowError,
-    data_root,
-    local_folder,
-    read_csv_file,
+from inspect_plural.sources._mslr_dimensions import (
+    MSLR_CONTENT_LABEL,
+    MSLR_CONTEXT_LABEL,
+    MSLR_DIMENSIONS,
+    MSLR_TASK_DESCRIPTION,
+    OtherRule,
+    PioNa,
+    facet_agreement,
+    overall_score,
+    pio_consistency,
+    rater_scores,
 )
+from inspect_plural.sources._mslr_facets import MSLR_FACETS, FacetAnswer, parse_facet
+from inspect_plural.sources._mslr_read import read_mslr, sample_per_system
+from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
 
 __all__ = [
     "MSLR_CONTENT_LABEL",
@@ -117,293 +126,6 @@ SHARED_NAME = "annotations/cochrane_facets_{rater}.tsv"
 
 DEMO_PACKAGE_DIR = "demo/mslr_cochrane"
 """Package folder of the demo sheets (``cochrane_facets_{A1,A2}.tsv``)."""
-
-MSLR_FACETS = (
-    "fluency",
-    "population",
-    "intervention",
-    "outcome",
-    "ed_target",
-    "ed_generated",
-    "strength_target",
-    "strength_generated",
-)
-"""The answer columns, with the repository's short names (``ANNOT_KEYS``)."""
-
-_COLUMNS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("exp_id", ("expid",)),
-    ("review_id", ("reviewid",)),
-    ("target", ("target",)),
-    ("generated", ("generated",)),
-    ("fluency", ("fluent",)),
-    ("population", ("population",)),
-    ("intervention", ("intervention",)),
-    ("outcome", ("outcome",)),
-    ("pio_comment", ("comment",)),
-    ("ed_target", ("effect direction", "target")),
-    ("ed_generated", ("effect direction", "generated")),
-    ("ed_comment", ("comment",)),
-    ("strength_target", ("strength", "target")),
-    ("strength_generated", ("strength", "generated")),
-    ("strength_comment", ("comment",)),
-)
-"""The 15 columns in order: our name and words the header text must contain (lower case)."""
-
-_COMMENTS = ("pio_comment", "ed_comment", "strength_comment")
-
-_RANGES: dict[str, tuple[int, ...]] = {
-    "fluency": (0, 1, 2),
-    "population": (0, 1, 2),
-    "intervention": (0, 1, 2),
-    "outcome": (0, 1, 2),
-    "ed_target": (-1, 0, 1),
-    "ed_generated": (-1, 0, 1),
-    "strength_target": (0, 1, 2, 3),
-    "strength_generated": (0, 1, 2, 3),
-}
-
-_NUMBER = re.compile(r"^\(?([+-]?\d)\)?:")
-
-FacetAnswer: TypeAlias = int | Literal["na", "other"] | None
-"""A parsed answer: a number, ``"na"`` (N/A), ``"other"`` (Other / uncertain) or None (empty)."""
-
-OtherRule: TypeAlias = Literal["missing", "official"]
-PioNa: TypeAlias = Literal["exclude", "zero"]
-
-MSLR_CONTENT_LABEL = "generated summary"
-"""What the rated content is called in prompts."""
-
-MSLR_CONTEXT_LABEL = "target summary"
-"""What the context is called in prompts."""
-
-MSLR_TASK_DESCRIPTION = (
-    "A system reads the studies included in a medical systematic review and writes a short "
-    "summary of what their combined evidence shows, as the conclusions of the review would. "
-    "The generated summary is judged against the target summary, the conclusions the "
-    "review's own authors wrote: it should be readable, be about the same populations, "
-    "interventions and outcomes, and reach the same conclusion about the direction of the "
-    "effect and about how strongly the evidence supports it."
-)
-"""What the rated summaries are for, shown to evaluators (our own wording)."""
-
-MSLR_DIMENSIONS: list[RatingDimension] = [
-    RatingDimension(
-        name="overall",
-        title="Overall quality",
-        description=(
-            "How well the generated summary conveys the same evidence as the target summary "
-            "overall: fluent, about the same population, intervention and outcomes, and "
-            "drawing the same conclusion with the same confidence."
-        ),
-        low=0.0,
-        high=1.0,
-    ),
-    RatingDimension(
-        name="fluency",
-        title="Fluency",
-        description=(
-            "Is the generated summary fluent: well-formed, grammatical text whose meaning is "
-            "easy to follow, without word or grammar errors that get in the way of "
-            "understanding it?"
-        ),
-        low=0.0,
-        high=2.0,
-    ),
-    RatingDimension(
-        name="pio_consistency",
-        title="PIO consistency",
-        description=(
-            "Does the generated summary talk about the same population (who was studied), "
-            "intervention (what was tried) and outcomes (what was measured) as the target "
-            "summary? Full agreement scores highest, partial agreement in between."
-        ),
-        low=0.0,
-        high=2.0,
-    ),
-    RatingDimension(
-        name="effect_direction",
-        title="Effect direction agreement",
-        description=(
-            "Does the generated summary state the same direction of effect as the target "
-            "summary: that the intervention helps, makes no difference, or does harm, or "
-            "that no direction can be stated?"
-        ),
-        low=0.0,
-        high=1.0,
-    ),
-    RatingDimension(
-        name="evidence_strength",
-        title="Evidence strength agreement",
-        description=(
-            "Does the generated summary make its claim with the same strength as the target "
-            "summary: a strong, moderate or weak claim, or a statement that there is not "
-            "enough evidence to conclude?"
-        ),
-        low=0.0,
-        high=1.0,
-    ),
-]
-"""The rated dimensions, ``overall`` first, with the human scale of each."""
-
-
-def parse_facet(text: str) -> FacetAnswer:
-    """Parse one multiple-choice answer of the sheets.
-
-    Args:
-        text: The cell, e.g. ``"2: Yes--..."``, ``"(+1): Positive effect"``, ``"N/A: ..."``,
-            ``"Other / uncertain (please comment)"`` or ``""``.
-
-    Returns:
-        The number, ``"na"``, ``"other"`` or None for an empty cell.
-
-    Raises:
-        ValueError: The text is none of these shapes.
-
-    """
-    text = text.strip()
-    if not text:
-        return None
-    match = _NUMBER.match(text)
-    if match:
-        return int(match.group(1))
-    if text.upper().startswith("N/A"):
-        return "na"
-    if text.lower().startswith("other"):
-        return "other"
-    raise ValueError(f"{text[:80]!r} is not a numbered, N/A or Other answer")
-
-
-def pio_consistency(
-    population: FacetAnswer,
-    intervention: FacetAnswer,
-    outcome: FacetAnswer,
-    pio_na: PioNa = "exclude",
-) -> float | None:
-    """The mean of the numeric population / intervention / outcome answers (0-2).
-
-    Args:
-        population: The parsed population answer.
-        intervention: The parsed intervention answer.
-        outcome: The parsed outcome answer.
-        pio_na: ``exclude`` leaves ``N/A`` out; ``zero`` counts it as 0. ``Other`` and empty
-            answers are always left out.
-
-    Returns:
-        The mean, or None when no answer counts.
-
-    """
-    values: list[float] = []
-    for answer in (population, intervention, outcome):
-        if isinstance(answer, int):
-            values.append(float(answer))
-        elif answer == "na" and pio_na == "zero":
-            values.append(0.0)
-    return sum(values) / len(values) if values else None
-
-
-def facet_agreement(
-    target: FacetAnswer,
-    generated: FacetAnswer,
-    other: OtherRule = "missing",
-    na_is_answer: bool = True,
-) -> float | None:
-    """Whether the target's and the generated summary's categories agree (1) or not (0).
-
-    Args:
-        target: The parsed answer about the target summary.
-        generated: The parsed answer about the generated summary.
-        other: ``missing``: ``Other`` or empty on either side gives None. ``official``: the
-            repository's rule, where such an answer is "no value", None only when both sides
-            have none and 0 against a value.
-        na_is_answer: Under the official rule, whether ``N/A`` is a category (effect
-            direction) or "no value" (claim strength). Under ``missing`` ``N/A`` is always
-            a category.
-
-    Returns:
-        1.0, 0.0 or None (missing).
-
-    """
-    if other == "missing":
-        if target in ("other", None) or generated in ("other", None):
-            return None
-        return float(target == generated)
-    values = [
-        a if isinstance(a, int) or (a == "na" and na_is_answer) else None
-        for a in (target, generated)
-    ]
-    if values[0] is None and values[1] is None:
-        return None
-    return float(values[0] == values[1])
-
-
-def overall_score(
-    fluency: float | None,
-    pio: float | None,
-    effect_direction: float | None,
-    evidence_strength: float | None,
-) -> float | None:
-    """The mean of the available ones of fluency/2, pio/2, effect direction and strength.
-
-    Args:
-        fluency: The fluency rating (0-2).
-        pio: The PIO consistency (0-2).
-        effect_direction: The effect-direction agreement (0-1).
-        evidence_strength: The evidence-strength agreement (0-1).
-
-    Returns:
-        The overall score on 0-1, or None when no dimension is available.
-
-    """
-    parts = [
-        value
-        for value in (
-            None if fluency is None else fluency / 2,
-            None if pio is None else pio / 2,
-            effect_direction,
-            evidence_strength,
-        )
-        if value is not None
-    ]
-    return sum(parts) / len(parts) if parts else None
-
-
-def rater_scores(
-    answers: Mapping[str, FacetAnswer],
-    other: OtherRule = "missing",
-    pio_na: PioNa = "exclude",
-) -> dict[str, float]:
-    """One annotator's dimension values from their parsed answers.
-
-    Args:
-        answers: Facet (see :data:`MSLR_FACETS`) -> parsed answer; absent facets are empty.
-        other: The rule for ``Other`` and empty answers (see :func:`facet_agreement`).
-        pio_na: How PIO ``N/A`` answers count (see :func:`pio_consistency`).
-
-    Returns:
-        Dimension -> value, for the dimensions that have one, in :data:`MSLR_DIMENSIONS`
-        order.
-
-    """
-    fluency_answer = answers.get("fluency")
-    fluency = float(fluency_answer) if isinstance(fluency_answer, int) else None
-    pio = pio_consistency(
-        answers.get("population"), answers.get("intervention"), answers.get("outcome"), pio_na
-    )
-    effect = facet_agreement(answers.get("ed_target"), answers.get("ed_generated"), other)
-    strength = facet_agreement(
-        answers.get("strength_target"),
-        answers.get("strength_generated"),
-        other,
-        na_is_answer=False,
-    )
-    values = {
-        "overall": overall_score(fluency, pio, effect, strength),
-        "fluency": fluency,
-        "pio_consistency": pio,
-        "effect_direction": effect,
-        "evidence_strength": strength,
-    }
-    return {name: value for name, value in values.items() if value is not None}
 
 
 def git_blob_sha1(path: Path) -> str:
@@ -518,153 +240,6 @@ def mslr_demo_files() -> dict[str, Path]:
     return paths
 
 
-def _read_sheet(path: Path) -> pd.DataFrame:
-    """One sheet with our column names, every cell a string (empty when blank)."""
-    frame = read_csv_file(
-        path, "an MSLR facet annotation TSV", sep="\t", dtype=str, keep_default_na=False
-    )
-    header = [str(c) for c in frame.columns]
-    extra = [c for c in header[len(_COLUMNS) :] if c.strip() and not c.startswith("Unnamed:")]
-    if len(header) < len(_COLUMNS) or extra:
-        raise ValueError(
-            f"{path}: expected the {len(_COLUMNS)} columns of an MSLR Cochrane annotation "
-            f"sheet, found {len(header)}: {header}"
-        )
-    for position, (name, words) in enumerate(_COLUMNS):
-        text = header[position].lower().replace(" ", "")
-        if not all(w.replace(" ", "") in text for w in words):
-            raise ValueError(
-                f"{path}: column {position + 1} is {header[position]!r}; an MSLR Cochrane "
-                f"annotation sheet has the {name} column there (its header mentions "
-                f"{' and '.join(repr(w) for w in words)})"
-            )
-    renamed: pd.DataFrame = pd.DataFrame(
-        {name: frame[column] for (name, _), column in zip(_COLUMNS, header)}
-    )
-    return renamed
-
-
-def _parse_column(path: Path, frame: pd.DataFrame, facet: str) -> list[FacetAnswer]:
-    answers: list[FacetAnswer] = []
-    allowed = _RANGES[facet]
-    for row, text in enumerate(frame[facet].tolist()):
-        try:
-            answer = parse_facet(text)
-        except ValueError as ex:
-            raise DataRowError(path, row, facet, str(ex)) from ex
-        if isinstance(answer, int) and answer not in allowed:
-            raise DataRowError(path, row, facet, f"{answer} is outside {allowed}")
-        answers.append(answer)
-    return answers
-
-
-@dataclass
-class _Summary:
-    system: str
-    review: str
-    target: str
-    generated: str
-    answers: dict[str, dict[str, FacetAnswer]] = field(default_factory=dict)
-    raw: dict[str, dict[str, str]] = field(default_factory=dict)
-
-
-def _add_row(
-    path: Path,
-    row: int,
-    record: Mapping[str, str],
-    summaries: dict[tuple[str, str], _Summary],
-    targets: dict[str, str],
-) -> _Summary:
-    """The summary a row rates, checking its ids and texts against earlier rows."""
-    exp_id, review = record["exp_id"].strip(), record["review_id"].strip()
-    if not exp_id or not review:
-        raise DataRowError(path, row, "ExpID" if not exp_id else "ReviewID", "empty")
-    target, generated = record["target"].strip(), record["generated"].strip()
-    if targets.setdefault(review, target) != target:
-        raise DataRowError(
-            path, row, "Target Summary", f"differs from the target of {review} read earlier"
-        )
-    key = (exp_id[-6:], review)
-    summary = summaries.setdefault(key, _Summary(key[0], review, target, generated))
-    if summary.generated != generated:
-        raise DataRowError(
-            path,
-            row,
-            "Generated Summary",
-            f"differs from the text of {key[0]}/{review} read earlier",
-        )
-    return summary
-
-
-def _collect(paths: Mapping[str, Path]) -> dict[tuple[str, str], _Summary]:
-    """Every summary of the sheets with each annotator's parsed and raw answers."""
-    summaries: dict[tuple[str, str], _Summary] = {}
-    targets: dict[str, str] = {}
-    for rater, path in paths.items():
-        frame = _read_sheet(path)
-        parsed = {facet: _parse_column(path, frame, facet) for facet in MSLR_FACETS}
-        for row, record in enumerate(frame.to_dict("records")):
-            cells = {str(k): str(v) for k, v in record.items()}
-            summary = _add_row(path, row, cells, summaries, targets)
-            if rater in summary.answers:
-                raise DataRowError(
-                    path, row, "ReviewID", f"{summary.system}/{summary.review} is rated twice"
-                )
-            summary.answers[rater] = {facet: parsed[facet][row] for facet in MSLR_FACETS}
-            summary.raw[rater] = {facet: cells[facet] for facet in MSLR_FACETS} | {
-                c: cells[c] for c in _COMMENTS if cells[c].strip()
-            }
-    return summaries
-
-
-def _rated_output(summary: _Summary, other: OtherRule, pio_na: PioNa) -> RatedOutput:
-    ratings: dict[str, dict[str, float]] = {}
-    for rater in sorted(summary.answers):
-        for name, value in rater_scores(summary.answers[rater], other, pio_na).items():
-            ratings.setdefault(name, {})[rater] = value
-    order = [d.name for d in MSLR_DIMENSIONS]
-    return RatedOutput(
-        id=f"{summary.system}/{summary.review}",
-        content=summary.generated,
-        context=summary.target,
-        references=[summary.target],
-        ratings={name: ratings[name] for name in order if name in ratings},
-        group=summary.review,
-        system=summary.system,
-        raw={rater: summary.raw[rater] for rater in sorted(summary.raw)},
-    )
-
-
-def read_mslr(
-    paths: Mapping[str, Path],
-    other: OtherRule = "missing",
-    pio_na: PioNa = "exclude",
-) -> list[RatedOutput]:
-    """Read annotation sheets into one rated output per (system, review).
-
-    Args:
-        paths: Annotator id -> sheet.
-        other: ``missing`` (default) or ``official`` rule for ``Other`` and empty answers
-            of the agreement dimensions (see :func:`facet_agreement`).
-        pio_na: ``exclude`` (default) or ``zero``: how a PIO ``N/A`` counts.
-
-    Returns:
-        The outputs sorted by id (``"{system}/{ReviewID}"``), unrated ones included.
-
-    Raises:
-        ValueError: A file is not an MSLR Cochrane annotation sheet.
-        DataRowError: A malformed answer, an empty id, a summary rated twice by one
-            annotator, or summary texts that differ between rows.
-
-    """
-    if other not in ("missing", "official"):
-        raise ValueError(f"other must be 'missing' or 'official', not {other!r}")
-    if pio_na not in ("exclude", "zero"):
-        raise ValueError(f"pio_na must be 'exclude' or 'zero', not {pio_na!r}")
-    summaries = _collect(paths)
-    return [_rated_output(summaries[key], other, pio_na) for key in sorted(summaries)]
-
-
 def load_mslr(
     data_dir: str | Path | None = None,
     other: OtherRule = "missing",
@@ -701,41 +276,3 @@ def load_mslr(
         return read_mslr(mslr_demo_files(), other=other, pio_na=pio_na)
     paths, _ = mslr_files(data_dir)
     return read_mslr(paths, other=other, pio_na=pio_na)
-
-
-def sample_per_system(outputs: Iterable[RatedOutput], n: int, seed: int = 42) -> list[RatedOutput]:
-    """Draw ``n`` rated outputs per system, reproducibly and whatever the input order.
-
-    For each system in sorted order, ``random.Random(f"{seed}:{system}")`` samples ``n``
-    of the sorted ids of that system's rated outputs (those with at least one rating).
-
-    Args:
-        outputs: The outputs (each with a ``system``).
-        n: How many per system.
-        seed: The seed.
-
-    Returns:
-        The drawn outputs, system by system in sorted order, each system's in draw order.
-
-    Raises:
-        ValueError: ``n`` is negative, an output has no system, or a system has fewer than
-            ``n`` rated outputs.
-
-    """
-    if n < 0:
-        raise ValueError(f"n must be >= 0, not {n}")
-    by_system: dict[str, dict[str, RatedOutput]] = {}
-    for output in outputs:
-        if output.system is None:
-            raise ValueError(f"output {output.id} has no system")
-        rated = by_system.setdefault(output.system, {})
-        if any(output.ratings.values()):
-            rated[output.id] = output
-    drawn: list[RatedOutput] = []
-    for system in sorted(by_system):
-        rated = by_system[system]
-        if len(rated) < n:
-            raise ValueError(f"system {system} has {len(rated)} rated outputs, fewer than {n}")
-        ids = random.Random(f"{seed}:{system}").sample(sorted(rated), n)
-        drawn.extend(rated[i] for i in ids)
-    return drawn

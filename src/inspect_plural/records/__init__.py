@@ -1,0 +1,62 @@
+"""The record model shared by every layer of inspect_plural.
+
+Every dataset is normalised into these few pydantic types by its module in
+``inspect_plural.sources``; tasks turn them into Inspect ``Sample`` objects whose
+``metadata`` follows :class:`SampleMetadata` (or a subclass), read back with
+``state.metadata_as(...)``. Solvers and scorers depend on this module only.
+
+The records live in private modules, one concept each, and are imported from here: the
+record base and the label scale (``_base``), annotator-level records (``_annotator``),
+role identification (``_role``), ratings (``_rating``), PERSE (``_perse``) and the
+sample-metadata schemas (``_sample_metadata``).
+"""
+
+from __future__ import annotations
+
+from inspect_plural.records._annotator import Annotator, Item, Judgment, LabeledExample
+from inspect_plural.records._base import LabelScale
+from inspect_plural.records._perse import (
+    MovieFactors,
+    PairExample,
+    PairwisePreference,
+    PersonalReview,
+    PlotPair,
+    ScoredReview,
+    TrainingFactors,
+)
+from inspect_plural.records._rating import RatedOutput, RatingDimension
+from inspect_plural.records._role import RoleCandidate, RoleExample, RoleItem
+from inspect_plural.records._sample_metadata import (
+    AnnotatorSampleMetadata,
+    PairSampleMetadata,
+    RatedSampleMetadata,
+    ReviewSampleMetadata,
+    RoleSampleMetadata,
+    SampleMetadata,
+)
+
+__all__ = [
+    "AnnotatorSampleMetadata",
+    "Annotator",
+    "Item",
+    "Judgment",
+    "LabelScale",
+    "LabeledExample",
+    "MovieFactors",
+    "PairExample",
+    "PairSampleMetadata",
+    "PairwisePreference",
+    "PersonalReview",
+    "PlotPair",
+    "RatedOutput",
+    "RatedSampleMetadata",
+    "RatingDimension",
+    "RoleCandidate",
+    "RoleExample",
+    "RoleItem",
+    "RoleSampleMetadata",
+    "ReviewSampleMetadata",
+    "SampleMetadata",
+    "ScoredReview",
+    "TrainingFactors",
+]
