@@ -7,9 +7,11 @@ profile**, all concurrently. The set is cached on disk
 (``$INSPECT_PLURAL_CACHE/panel_personas``) under a key of everything that changes the
 answers: the model and its arguments, the prompt template's text, the generation config,
 the task description and the profiles with their groups. A profile whose answer cannot
-be read still sits on the panel (the profile itself is its perspective), and the set is
-then not cached, so the next run asks again. Profiles without a group form one group,
-``Panel``.
+be read, or that copies the prompt's filled example (a small model's habit: the
+example's name, :data:`EXAMPLE_PERSONA_NAME`, is the tell), still sits on the panel (the
+profile itself is its perspective), and the set is then not cached, so the next run asks
+again. Attributes written as objects or lists are flattened to text. Profiles without a
+group form one group, ``Panel``.
 """
 
 from __future__ import annotations
@@ -34,11 +36,13 @@ from inspect_plural.stakeholders import (
     PersonaUsage,
     StakeholderGroup,
 )
+from inspect_plural.stakeholders._answers import flat_text
 from inspect_plural.stakeholders.create import parse_personas
-from inspect_plural.stakeholders.records import persona_fields
+from inspect_plural.stakeholders.records import name_key, persona_fields
 
 __all__ = [
     "DEFAULT_GROUP",
+    "EXAMPLE_PERSONA_NAME",
     "PANEL_TASK",
     "PROFILE_TEMPLATE",
     "Profile",
@@ -49,6 +53,9 @@ __all__ = [
     "profiles_cache_key",
 ]
 
+EXAMPLE_PERSONA_NAME = "Hannah Okafor"
+"""The name of the filled example in ``panel_persona.txt``: a persona under it copied the
+example instead of writing one for its profile."""
 DEFAULT_GROUP = "Panel"
 """The group of profiles given without one."""
 PROFILE_TEMPLATE = "panel_persona.txt"
@@ -179,17 +186,20 @@ def _unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _persona(answer: str, profile: Profile) -> Persona | None:
+def _persona(answer: str, profile: Profile) -> Persona | str:
+    """The persona written for a profile, or why the answer gives none."""
     drafts = parse_personas(answer)
     if not drafts:
-        return None
+        return "answer unreadable"
     data = persona_fields(drafts[0])
-    fields = {k: " ".join(str(data.get(k) or "").split()) for k in ATTRIBUTES}
+    fields = {k: flat_text(data.get(k)) for k in ATTRIBUTES}
+    if name_key(fields["name"]) == name_key(EXAMPLE_PERSONA_NAME):
+        return "the answer copies the prompt's example"
     fields["perspective"] = fields["perspective"] or profile.text
     try:
         return Persona.model_validate({**fields, "group": profile.group})
     except ValidationError:
-        return None
+        return "answer unreadable"
 
 
 async def expand_profiles(
@@ -233,10 +243,9 @@ async def expand_profiles(
     taken: set[str] = set()
     for index, (profile, answer) in enumerate(zip(profiles, answers), start=1):
         persona = _persona(answer, profile)
-        if persona is None:
+        if isinstance(persona, str):
             notes.append(
-                f"profile {index} ({profile.text!r}): answer unreadable; the profile itself "
-                "is the persona"
+                f"profile {index} ({profile.text!r}): {persona}; the profile itself is the persona"
             )
             persona = Persona(
                 name=f"Panelist {index}", perspective=profile.text, group=profile.group

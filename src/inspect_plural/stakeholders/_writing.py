@@ -2,7 +2,9 @@
 
 One call per group, concurrently, each in a span named ``personas: <group name>``; the
 answer is parsed tolerantly by :func:`parse_personas`, a persona without a perspective
-gets the one it was asked for, and names are made unique across the set.
+gets the one it was asked for, a persona that copies the prompt's filled example (under
+its name, :data:`EXAMPLE_PERSONA_NAME`) is skipped with a note, and names are made
+unique across the set.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from inspect_plural.stakeholders.records import (
 )
 
 __all__ = [
+    "EXAMPLE_PERSONA_NAME",
     "PERSONA_ATTRIBUTES",
     "PERSONA_FORMAT",
     "PersonaAnswer",
@@ -32,6 +35,9 @@ __all__ = [
     "write_personas",
 ]
 
+EXAMPLE_PERSONA_NAME = "Helen Okafor"
+"""The name of the filled example in ``maj_persona.txt``: a persona under it copied the
+example instead of writing one for its group."""
 PERSONA_ATTRIBUTES = (
     "name",
     "demographics",
@@ -119,6 +125,11 @@ def _personas_for(
             # no perspective written: the group's perspective this persona was asked for
             data["perspective"] = group.perspectives[i]
         data["group"] = group.name
+        if name_key(data["name"]) == name_key(EXAMPLE_PERSONA_NAME):
+            notes.append(
+                f"group {group.name!r}: persona {i + 1} skipped (it copies the prompt's example)"
+            )
+            continue
         try:
             persona = Persona.model_validate(data)
         except ValidationError as ex:

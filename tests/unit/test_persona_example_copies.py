@@ -1,0 +1,84 @@
+"""Persona writing refuses a copy of the prompt's filled example and flattens nested values.
+
+SmolLM2-135M, asked for a persona per profile (``stakeholder_panel``'s default panel),
+answered twice with the example's pharmacist under the example's name, once with its
+demographics as an object; the prompt showed that object's repr. These answers are
+modelled on those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+
+from inspect_plural.scorers._panel_profiles import (
+    EXAMPLE_PERSONA_NAME,
+    cached_profiles,
+    parse_profiles,
+)
+from inspect_plural.stakeholders import Document, create_personas, persona_config
+from inspect_plural.stakeholders._writing import EXAMPLE_PERSONA_NAME as MAJ_EXAMPLE_NAME
+
+TASK = "Label tweets as hate speech or not."
+
+
+def _scripted(*answers: str) -> Model:
+    outputs = []
+    for answer in answers:
+        output = ModelOutput.from_content("mockllm/model", answer)
+        output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
+        outputs.append(output)
+    return get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+
+
+def _fenced(value: Any) -> str:
+    return "```json\n" + json.dumps(value) + "\n```"
+
+
+def test_a_profile_answered_with_the_example_keeps_the_profile_and_is_not_cached() -> None:
+    profiles = parse_profiles("group: a person in the control group; a person in the target group")
+    copied = _fenced(
+        {
+            "name": EXAMPLE_PERSONA_NAME.upper(),  # case does not hide a copy
+            "demographics": {"age": 41, "education": "A community pharmacist."},
+            "perspective": "She judges health advice.",
+        }
+    )
+    written = _fenced(
+        {
+            "name": "Tom Reyes",
+            "demographics": {"age": 29, "work": "bus driver", "hobbies": ["football", "chess"]},
+            "perspective": "He reads insults aimed at a group as hate speech.",
+        }
+    )
+    model = _scripted(copied, written, copied, written)
+    config = persona_config(42)
+    personas, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
+    assert not hit
+    first, second = personas.personas
+    assert first.name == "Panelist 1" and first.perspective == "a person in the control group"
+    assert any("copies the prompt's example" in note for note in personas.notes)
+    assert second.name == "Tom Reyes"
+    assert second.demographics == "age: 29; work: bus driver; hobbies: football … chess"
+    _, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
+    assert not hit  # a set holding a copied example is asked again next run
+
+
+def test_maj_eval_writing_skips_a_persona_copied_from_the_example() -> None:
+    extraction = _fenced({"Parents": {"perspectives": ["Age fit.", "Grammar."]}})
+    grouping = _fenced({"groups": [{"name": "Parents", "perspectives": ["Age fit.", "Grammar."]}]})
+    personas = _fenced(
+        {
+            "personas": [
+                {"name": MAJ_EXAMPLE_NAME, "perspective": "She judges audio guides."},
+                {"name": "Bo Kim", "perspective": "Grammar."},
+            ]
+        }
+    )
+    model = _scripted(extraction, grouping, personas)
+    created = asyncio.run(create_personas([Document(name="a.txt", text="x")], TASK, model=model))
+    assert [p.name for p in created.personas] == ["Bo Kim"]
+    assert any("persona 1 skipped (it copies the prompt's example)" in n for n in created.notes)
