@@ -244,7 +244,7 @@ def _add_report(sub: Any) -> None:
             "warning), keep one log per run configuration (repeats and cache replays are "
             "set aside with a note), and write the tables the papers print per family of "
             "logs (rows are runs; each cell a point estimate, its 95% bootstrap interval, "
-            "n and failed answers, flagged above 10%% failures), breakdowns, cost, PNG "
+            "n and failed answers, flagged above 10% failures), breakdowns, cost, PNG "
             "figures, and one HTML page with a table of contents."
         ),
     )
