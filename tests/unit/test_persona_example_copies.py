@@ -14,12 +14,22 @@ from typing import Any
 
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 
+from inspect_plural._disk_cache import write_entry
 from inspect_plural.scorers._panel_profiles import (
+    CACHE_KIND,
     EXAMPLE_PERSONA_NAME,
     cached_profiles,
     parse_profiles,
+    profiles_cache_key,
 )
-from inspect_plural.stakeholders import Document, create_personas, persona_config
+from inspect_plural.stakeholders import (
+    Document,
+    cached_personas,
+    create_personas,
+    persona_cache_key,
+    persona_config,
+)
+from inspect_plural.stakeholders._cache import read_cached, write_cached
 from inspect_plural.stakeholders._writing import EXAMPLE_PERSONA_NAME as MAJ_EXAMPLE_NAME
 
 TASK = "Label tweets as hate speech or not."
@@ -82,3 +92,31 @@ def test_maj_eval_writing_skips_a_persona_copied_from_the_example() -> None:
     created = asyncio.run(create_personas([Document(name="a.txt", text="x")], TASK, model=model))
     assert [p.name for p in created.personas] == ["Bo Kim"]
     assert any("persona 1 skipped (it copies the prompt's example)" in n for n in created.notes)
+
+
+def test_a_cached_profile_set_holding_a_copy_is_made_again() -> None:
+    profiles = parse_profiles("a person in the control group")
+    model = get_model("plural/random", memoize=False)
+    config = persona_config(42)
+    made, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
+    assert not hit
+    _, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
+    assert hit
+    # a set stored by an older version, which took the example for an answer
+    made.groups[0].personas[0].name = EXAMPLE_PERSONA_NAME
+    write_entry(CACHE_KIND, profiles_cache_key(profiles, TASK, model, config), made.to_json())
+    again, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
+    assert not hit and again.personas[0].name != EXAMPLE_PERSONA_NAME
+
+
+def test_a_cached_document_set_holding_a_copy_is_made_again() -> None:
+    docs = [Document(name="a.txt", text="Parents want age-appropriate questions.")]
+    model = get_model("plural/random", memoize=False)
+    made, hit = asyncio.run(cached_personas(docs, TASK, model=model))
+    assert not hit
+    key = persona_cache_key(docs, TASK, "", model)
+    assert made.origin.cache_key == key and read_cached(key) is not None
+    made.groups[0].personas[0].name = MAJ_EXAMPLE_NAME
+    write_cached(key, made)
+    again, hit = asyncio.run(cached_personas(docs, TASK, model=model))
+    assert not hit and MAJ_EXAMPLE_NAME not in [p.name for p in again.personas]

@@ -37,6 +37,8 @@ from inspect_plural.stakeholders import (
     StakeholderGroup,
 )
 from inspect_plural.stakeholders._answers import flat_text
+from inspect_plural.stakeholders._writing import PANEL_EXAMPLE_PERSONA_NAME as EXAMPLE_PERSONA_NAME
+from inspect_plural.stakeholders._writing import holds_example_copy
 from inspect_plural.stakeholders.create import parse_personas
 from inspect_plural.stakeholders.records import name_key, persona_fields
 
@@ -53,9 +55,6 @@ __all__ = [
     "profiles_cache_key",
 ]
 
-EXAMPLE_PERSONA_NAME = "Hannah Okafor"
-"""The name of the filled example in ``panel_persona.txt``: a persona under it copied the
-example instead of writing one for its profile."""
 DEFAULT_GROUP = "Panel"
 """The group of profiles given without one."""
 PROFILE_TEMPLATE = "panel_persona.txt"
@@ -291,9 +290,12 @@ async def cached_profiles(
     stored = read_entry(CACHE_KIND, key)
     if stored is not None:
         try:
-            return PersonaSet.model_validate_json(stored), True
+            cached = PersonaSet.model_validate_json(stored)
         except ValidationError:
-            pass  # unreadable: built again
+            cached = None  # unreadable: built again
+        # a set stored before copies of the prompt's example were refused is made again
+        if cached is not None and not holds_example_copy(cached.personas):
+            return cached, True
     persona_set, complete = await expand_profiles(
         profiles, task_description, model, config, prompts
     )

@@ -34,7 +34,7 @@ from inspect_plural.stakeholders._prompts import (
     persona_prompts,
     prompts_hash,
 )
-from inspect_plural.stakeholders._writing import write_personas
+from inspect_plural.stakeholders._writing import holds_example_copy, write_personas
 from inspect_plural.stakeholders.records import (
     DEFAULT_PERSONA_SETS,
     DocumentInfo,
@@ -221,7 +221,8 @@ async def cached_personas(
     key = persona_cache_key(documents, task_description, task, llm, prompts, max_doc_chars, config)
     if cache:
         hit = read_cached(key)
-        if hit is not None:
+        # a set stored before copies of the prompt's example were refused is made again
+        if hit is not None and not holds_example_copy(hit.personas):
             return hit, True
     created = await create_personas(
         documents, task_description, task, llm, prompts, max_doc_chars, config

@@ -9,6 +9,7 @@ unique across the set.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.util import span
@@ -27,10 +28,13 @@ from inspect_plural.stakeholders.records import (
 
 __all__ = [
     "EXAMPLE_PERSONA_NAME",
+    "EXAMPLE_PERSONA_NAMES",
+    "PANEL_EXAMPLE_PERSONA_NAME",
     "PERSONA_ATTRIBUTES",
     "PERSONA_FORMAT",
     "PersonaAnswer",
     "parse_personas",
+    "holds_example_copy",
     "personas_span",
     "write_personas",
 ]
@@ -38,6 +42,11 @@ __all__ = [
 EXAMPLE_PERSONA_NAME = "Helen Okafor"
 """The name of the filled example in ``maj_persona.txt``: a persona under it copied the
 example instead of writing one for its group."""
+PANEL_EXAMPLE_PERSONA_NAME = "Hannah Okafor"
+"""The name of the filled example in ``panel_persona.txt`` (the ``panel`` scorer's and
+``stakeholder_panel``'s personas written from profiles)."""
+EXAMPLE_PERSONA_NAMES = (EXAMPLE_PERSONA_NAME, PANEL_EXAMPLE_PERSONA_NAME)
+"""The names of the filled examples of both persona prompts."""
 PERSONA_ATTRIBUTES = (
     "name",
     "demographics",
@@ -201,3 +210,16 @@ async def write_personas(
         else:
             notes.append(f"group {group.name!r}: no persona could be read; group dropped")
     return finished
+
+
+def holds_example_copy(personas: Sequence[Persona]) -> bool:
+    """Whether a persona carries a prompt example's name (a copy, e.g. in an older cache).
+
+    Args:
+        personas: The personas of a set.
+
+    Returns:
+        True when any of them is named as one of :data:`EXAMPLE_PERSONA_NAMES`.
+    """
+    examples = {name_key(name) for name in EXAMPLE_PERSONA_NAMES}
+    return any(name_key(p.name) in examples for p in personas)
