@@ -219,6 +219,10 @@ def test_the_prompt_holds_the_item_the_labels_the_profile_and_a_filled_example()
     assert "<" not in text and ">" not in text
     assert isinstance(declared, LabelFormat) and declared.labels == SCALE.labels
     assert "Give no analysis" in render_vote_prompt(_metadata(), MEMBER, reasoning=False)[0]
+    # a persona whose answer was unreadable keeps its profile as perspective: shown once
+    fallback = MEMBER.model_copy(update={"description": f"Perspective: {MEMBER.profile}"})
+    text, _ = render_vote_prompt(_metadata(), fallback)
+    assert text.count("a person whose gender is Female") == 1
 
 
 def test_user_templates_replace_the_prompt(tmp_path: Path) -> None:

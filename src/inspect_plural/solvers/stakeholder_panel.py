@@ -86,12 +86,17 @@ LEAD = "First think briefly about how you, given who you are, see the content."
 
 
 def render_profile(member: PanelMember) -> str:
-    """The persona as its prompt shows it: group, profile and attributes, one per line."""
+    """The persona as its prompt shows it: group, profile and attributes, one per line.
+
+    An attribute that only repeats the profile (a persona whose answer was unreadable keeps
+    the profile as its perspective) is shown once.
+    """
     lines = [f"Stakeholder group: {member.group}"]
     if member.profile:
         lines.append(f"Profile: {member.profile}")
-    if member.description:
-        lines.append(member.description)
+    for line in (member.description or "").splitlines():
+        if not member.profile or line.partition(": ")[2] != member.profile:
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -309,8 +314,9 @@ def _write(
         distribution=distribution,
         parse_ok=distribution is not None,
         error=None if distribution else f"no persona's vote could be read (0 of {len(votes)})",
-        rationale=f"{read} of {len(votes)} personas voted, in {len(shares)} groups weighted "
-        f"equally ({unparsed} unreadable, left out)",
+        rationale=f"{read} of {len(votes)} personas voted, in "
+        + ("1 group" if len(shares) == 1 else f"{len(shares)} groups weighted equally")
+        + f" ({unparsed} unreadable, left out)",
         answers=list(answers),
         aggregate=AGGREGATE,
         model_calls=len(answers) + creation,
