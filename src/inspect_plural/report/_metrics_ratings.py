@@ -33,6 +33,7 @@ from inspect_plural.report._metric_base import (
 )
 from inspect_plural.report._statistics import CORRELATIONS
 from inspect_plural.report._stats import Bootstrap
+from inspect_plural.scorers._rating_values import groups_in_keys
 
 __all__ = [
     "absolute",
@@ -76,16 +77,7 @@ def rating_dimensions(log: LogData) -> list[str]:
 
 def rating_groups(log: LogData, prefix: str = "group/") -> list[str]:
     """Stakeholder groups with a ``{prefix}{g}/{dim}`` key, in first-seen order."""
-    suffixes = sorted((f"/{d}" for d in rating_dimensions(log)), key=len, reverse=True)
-    names: dict[str, None] = {}
-    for key in log.values.columns:
-        if not key.startswith(prefix):
-            continue
-        for suffix in suffixes:
-            if key.endswith(suffix) and len(key) > len(prefix) + len(suffix):
-                names.setdefault(key[len(prefix) : -len(suffix)], None)
-                break
-    return list(names)
+    return groups_in_keys(log.values.columns, prefix, rating_dimensions(log))
 
 
 def _absolute(function: Callable[..., Any]) -> Callable[..., Any]:

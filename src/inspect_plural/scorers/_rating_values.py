@@ -15,7 +15,7 @@ panel) and ``group`` (the output's group: the review or the story).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from inspect_ai.scorer import SampleScore
@@ -30,6 +30,7 @@ __all__ = [
     "dimension_order",
     "finite",
     "group_names",
+    "groups_in_keys",
     "panels",
     "rows",
     "sample_group",
@@ -83,13 +84,13 @@ def dimension_order(scores: list[SampleScore], prefix: str) -> list[str]:
     return list(names)
 
 
-def group_names(scores: list[SampleScore], prefix: str, dimensions: list[str]) -> list[str]:
-    """The panels with a ``{prefix}{g}/{dim}`` key, in the order samples first show them.
+def groups_in_keys(keys: Iterable[str], prefix: str, dimensions: Iterable[str]) -> list[str]:
+    """The groups named by ``{prefix}{g}/{dim}`` keys, in first-seen order.
 
     A group name may contain ``/``: the dimension is matched at the end of the key.
 
     Args:
-        scores: The sample scores.
+        keys: Score keys.
         prefix: :data:`GROUP_PREFIX` or :data:`INITIAL_GROUP_PREFIX`.
         dimensions: The known dimensions.
 
@@ -98,15 +99,29 @@ def group_names(scores: list[SampleScore], prefix: str, dimensions: list[str]) -
     """
     suffixes = sorted((f"/{dim}" for dim in dimensions), key=len, reverse=True)
     names: dict[str, None] = {}
-    for value, _, _ in rows(scores):
-        for key in value:
-            if not key.startswith(prefix):
-                continue
-            for suffix in suffixes:
-                if key.endswith(suffix) and len(key) > len(prefix) + len(suffix):
-                    names.setdefault(key[len(prefix) : -len(suffix)], None)
-                    break
+    for key in keys:
+        if not key.startswith(prefix):
+            continue
+        for suffix in suffixes:
+            if key.endswith(suffix) and len(key) > len(prefix) + len(suffix):
+                names.setdefault(key[len(prefix) : -len(suffix)], None)
+                break
     return list(names)
+
+
+def group_names(scores: list[SampleScore], prefix: str, dimensions: list[str]) -> list[str]:
+    """The panels with a ``{prefix}{g}/{dim}`` key, in the order samples first show them.
+
+    Args:
+        scores: The sample scores.
+        prefix: :data:`GROUP_PREFIX` or :data:`INITIAL_GROUP_PREFIX`.
+        dimensions: The known dimensions.
+
+    Returns:
+        The group names (:func:`groups_in_keys` over every sample's keys).
+    """
+    keys = (key for value, _, _ in rows(scores) for key in value)
+    return groups_in_keys(keys, prefix, dimensions)
 
 
 def panels(metadata: dict[str, Any]) -> dict[str, Mapping[str, Any]]:
