@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import GenerateConfig, ModelAPI
+from inspect_ai.model import GenerateConfig, Model, ModelAPI, ModelOutput, ModelUsage, get_model
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.scorers._values import values_of
@@ -122,6 +122,30 @@ class ScriptedModelAPI(ModelAPI):
 
     def max_connections(self) -> int:
         return self.connections if self.connections is not None else super().max_connections()
+
+    def reply(self, content: str, input_tokens: int = 10, output_tokens: int = 5) -> ModelOutput:
+        """An answer of this model, with usage set (:func:`offline_output`)."""
+        return offline_output(content, self.model_name, input_tokens, output_tokens)
+
+
+def offline_output(
+    content: str, model: str = "mockllm/model", input_tokens: int = 10, output_tokens: int = 5
+) -> ModelOutput:
+    """A scripted answer with its usage set: without usage, Inspect counts the tokens with
+    tiktoken, which downloads its encoding (nothing may download in tests)."""
+    output = ModelOutput.from_content(model=model, content=content)
+    output.usage = ModelUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+    )
+    return output
+
+
+def scripted_model(answers: list[str], input_tokens: int = 10, output_tokens: int = 5) -> Model:
+    """Inspect's ``mockllm/model`` giving ``answers`` in order (:func:`offline_output`)."""
+    outputs = [offline_output(a, "mockllm/model", input_tokens, output_tokens) for a in answers]
+    return get_model("mockllm/model", custom_outputs=outputs, memoize=False)
 
 
 FAST_LOG: dict[str, Any] = {"log_realtime": False, "log_buffer": 1000}

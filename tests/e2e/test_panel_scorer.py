@@ -30,7 +30,6 @@ from inspect_ai.model import (
     ChatMessageSystem,
     GenerateConfig,
     ModelOutput,
-    ModelUsage,
     get_model,
     modelapi,
 )
@@ -337,9 +336,7 @@ class PanelScriptAPI(ScriptedModelAPI):
             text = '```json\n{"feedback": "Clear.", "helpfulness": 4, "safety": 2}\n```'
         else:
             text = "I would rather not put a number on it."
-        output = ModelOutput.from_content(model=self.model_name, content=text)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
+        return self.reply(text)
 
 
 @pytest.mark.parametrize("mode", ["only_ann", "none"])

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, modelapi
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
 from scipy import stats
 from tests.conftest import FAST_LOG, SHARED_DATA, ScriptedModelAPI
@@ -91,9 +91,7 @@ class ScriptAPI(ScriptedModelAPI):
     ) -> ModelOutput:
         new = input[-1].text.split("[The New Plot]")[-1]
         [answer] = [a for key, a in Answers.by_text.items() if key in new]
-        output = ModelOutput.from_content(model=self.model_name, content=answer)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
+        return self.reply(answer)
 
 
 @modelapi(name="perse_never_called")

@@ -29,7 +29,6 @@ from inspect_ai.model import (
     GenerateConfig,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
@@ -425,9 +424,7 @@ class PerseScriptAPI(ScriptedModelAPI):
         [answer] = [
             a for (item, profile), a in Script.answers.items() if item in new and profile in prompt
         ]
-        output = ModelOutput.from_content(model=self.model_name, content=answer)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
+        return self.reply(answer)
 
 
 FAILED_ROWS = (1, 4, 7)

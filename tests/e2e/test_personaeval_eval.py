@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, ModelOutput, get_model
+from tests.conftest import offline_output, scripted_model
 
 from inspect_plural.answer_format import declared_answer_format
 from inspect_plural.prediction import Prediction
@@ -95,12 +96,7 @@ def test_few_shot_prompt_and_personaeval_preset(tmp_path: Path) -> None:
 
 
 def _scripted_model(texts: list[str]) -> object:
-    outputs = []
-    for text in texts:
-        output = ModelOutput.from_content(model="mockllm", content=text)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
-        outputs.append(output)
-    return get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+    return scripted_model(texts, output_tokens=10)
 
 
 def test_parse_failures_are_scored_not_dropped(tmp_path: Path) -> None:
@@ -157,9 +153,7 @@ def test_epochs_count_a_failure_in_any_epoch(tmp_path: Path) -> None:
         assert answer_format is not None
         # every third answer is unparseable; the others are well-formed
         text = "no idea" if calls["n"] % 3 == 0 else answer_format.random_answer(Random(calls["n"]))
-        output = ModelOutput.from_content(model="mockllm", content=text)
-        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return output
+        return offline_output(text, "mockllm", input_tokens=1, output_tokens=1)
 
     model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
     log = _run(task, tmp_path, model=model, epochs=2)

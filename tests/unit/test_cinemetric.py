@@ -17,7 +17,6 @@ from inspect_ai.model import (
     GenerateConfig,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     get_model,
     modelapi,
 )
@@ -99,9 +98,7 @@ class ScriptedAPI(ScriptedModelAPI):
             label = Script.votes.get(who.group(1) if who else "", "0")
             content = f"Reasoning: r\nCharacter's aspect: aspect of {who and who.group(1)}\n"
             content += f"Answer: {label}"
-        output = ModelOutput.from_content(model=self.model_name, content=content)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
-        return output
+        return self.reply(content, output_tokens=10)
 
 
 @pytest.fixture(autouse=True)

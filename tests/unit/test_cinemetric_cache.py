@@ -20,7 +20,6 @@ from inspect_ai.model import (
     GenerateConfig,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     get_model,
     modelapi,
 )
@@ -73,9 +72,7 @@ class GarbledAPI(ScriptedModelAPI):
             content = "VALID"
         else:
             content = 'Reasoning: r\nCharacter\'s aspect: a\n```json\n{"label": "no"}\n```'
-        output = ModelOutput.from_content(model=self.model_name, content=content)
-        output.usage = ModelUsage(input_tokens=5, output_tokens=5, total_tokens=10)
-        return output
+        return self.reply(content, input_tokens=5)
 
 
 @pytest.fixture(autouse=True)

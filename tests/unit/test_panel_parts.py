@@ -12,11 +12,11 @@ from inspect_ai.model import (
     ChatMessageSystem,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
+from tests.conftest import offline_output
 
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.records import RatingDimension
@@ -230,12 +230,7 @@ def test_other_scales_are_asked_and_checked_per_dimension() -> None:
 
 
 def _unreadable(n: int) -> list[ModelOutput]:
-    outputs = []
-    for _ in range(n):
-        output = ModelOutput.from_content("mockllm/model", "I would rather not invent anyone.")
-        output.usage = ModelUsage(input_tokens=5, output_tokens=5, total_tokens=10)
-        outputs.append(output)
-    return outputs
+    return [offline_output("I would rather not invent anyone.", input_tokens=5) for _ in range(n)]
 
 
 def test_profiles_are_expanded_once_and_cached_by_what_changes_the_answers(

@@ -12,7 +12,8 @@ import asyncio
 import json
 from typing import Any
 
-from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import Model, get_model
+from tests.conftest import scripted_model
 
 from inspect_plural._disk_cache import write_entry
 from inspect_plural.scorers._panel_profiles import (
@@ -36,12 +37,7 @@ TASK = "Label tweets as hate speech or not."
 
 
 def _scripted(*answers: str) -> Model:
-    outputs = []
-    for answer in answers:
-        output = ModelOutput.from_content("mockllm/model", answer)
-        output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
-        outputs.append(output)
-    return get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+    return scripted_model(list(answers), input_tokens=100, output_tokens=20)
 
 
 def _fenced(value: Any) -> str:

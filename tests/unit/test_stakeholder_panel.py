@@ -282,7 +282,7 @@ class PanelScriptAPI(ScriptedModelAPI):
             content = "I would rather not say."
         else:
             content = '```json\n{"label": "hate speech"}\n```'
-        return ModelOutput.from_content(model=self.model_name, content=content)
+        return self.reply(content)
 
 
 def test_an_unreadable_vote_is_left_out_and_counted(tmp_path: Path) -> None:

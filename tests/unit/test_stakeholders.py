@@ -17,11 +17,11 @@ from inspect_ai.model import (
     Model,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     get_model,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from tests.conftest import offline_output
 
 from inspect_plural._disk_cache import cache_key
 from inspect_plural.answer_format import JsonFormat, declared_answer_format
@@ -138,14 +138,9 @@ def _docs() -> list[Document]:
     ]
 
 
-def _output(content: str) -> ModelOutput:
-    output = ModelOutput.from_content(model="mockllm/model", content=content)
-    output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
-    return output
-
-
 def _scripted(*answers: str) -> Model:
-    return get_model("mockllm/model", custom_outputs=[_output(a) for a in answers])
+    outputs = [offline_output(a, input_tokens=100, output_tokens=20) for a in answers]
+    return get_model("mockllm/model", custom_outputs=outputs)
 
 
 def _fenced(value: Any) -> str:
