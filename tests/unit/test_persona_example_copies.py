@@ -18,7 +18,6 @@ from tests.conftest import scripted_model
 from inspect_plural._disk_cache import write_entry
 from inspect_plural.scorers._panel_profiles import (
     CACHE_KIND,
-    EXAMPLE_PERSONA_NAME,
     cached_profiles,
     parse_profiles,
     profiles_cache_key,
@@ -32,6 +31,7 @@ from inspect_plural.stakeholders import (
 )
 from inspect_plural.stakeholders._cache import read_cached, write_cached
 from inspect_plural.stakeholders._writing import EXAMPLE_PERSONA_NAME as MAJ_EXAMPLE_NAME
+from inspect_plural.stakeholders._writing import PANEL_EXAMPLE_PERSONA_NAME as EXAMPLE_PERSONA_NAME
 
 TASK = "Label tweets as hate speech or not."
 

@@ -7,11 +7,11 @@ profile**, all concurrently. The set is cached on disk
 (``$INSPECT_PLURAL_CACHE/panel_personas``) under a key of everything that changes the
 answers: the model and its arguments, the prompt template's text, the generation config,
 the task description and the profiles with their groups. A profile whose answer cannot
-be read, or that copies the prompt's filled example (a small model's habit: the
-example's name, :data:`EXAMPLE_PERSONA_NAME`, is the tell), still sits on the panel (the
-profile itself is its perspective), and the set is then not cached, so the next run asks
-again. Attributes written as objects or lists are flattened to text. Profiles without a
-group form one group, ``Panel``.
+be read, or that copies the prompt's filled example (a small model's habit; the
+example's name is the tell: ``stakeholders._writing.read_persona``), still sits on the
+panel (the profile itself is its perspective), and the set is then not cached, so the
+next run asks again. Attributes written as objects or lists are flattened to text.
+Profiles without a group form one group, ``Panel``.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from inspect_plural.stakeholders import (
     PersonaUsage,
     StakeholderGroup,
 )
-from inspect_plural.stakeholders._answers import flat_text
-from inspect_plural.stakeholders._writing import PANEL_EXAMPLE_PERSONA_NAME as EXAMPLE_PERSONA_NAME
-from inspect_plural.stakeholders._writing import holds_example_copy
+from inspect_plural.stakeholders._writing import (
+    PERSONA_ATTRIBUTES,
+    holds_example_copy,
+    read_persona,
+)
 from inspect_plural.stakeholders.create import parse_personas
-from inspect_plural.stakeholders.records import name_key, persona_fields
 
 __all__ = [
     "DEFAULT_GROUP",
-    "EXAMPLE_PERSONA_NAME",
     "PANEL_TASK",
     "PROFILE_TEMPLATE",
     "Profile",
@@ -62,20 +62,12 @@ PROFILE_FIELDS = {"task_description", "profile", "group"}
 CACHE_KIND = "panel_personas"
 PANEL_TASK = "panel"
 """The task name persona sets created for the scorer are recorded (and cached) under."""
-ATTRIBUTES = (
-    "name",
-    "demographics",
-    "perspective",
-    "specialty",
-    "psychological_traits",
-    "social_relationships",
-)
 PROFILE_FORMAT = JsonFormat(
     name="persona",
     json_schema={
         "type": "object",
-        "properties": {name: {"type": "string"} for name in ATTRIBUTES},
-        "required": list(ATTRIBUTES),
+        "properties": {name: {"type": "string"} for name in PERSONA_ATTRIBUTES},
+        "required": list(PERSONA_ATTRIBUTES),
     },
 )
 _GROUP_WORDS = 5
@@ -190,15 +182,8 @@ def _persona(answer: str, profile: Profile) -> Persona | str:
     drafts = parse_personas(answer)
     if not drafts:
         return "answer unreadable"
-    data = persona_fields(drafts[0])
-    fields = {k: flat_text(data.get(k)) for k in ATTRIBUTES}
-    if name_key(fields["name"]) == name_key(EXAMPLE_PERSONA_NAME):
-        return "the answer copies the prompt's example"
-    fields["perspective"] = fields["perspective"] or profile.text
-    try:
-        return Persona.model_validate({**fields, "group": profile.group})
-    except ValidationError:
-        return "answer unreadable"
+    persona = read_persona(drafts[0], profile.group, profile.text)
+    return persona if isinstance(persona, Persona) else f"persona skipped ({persona})"
 
 
 async def expand_profiles(

@@ -36,6 +36,7 @@ __all__ = [
     "parse_personas",
     "holds_example_copy",
     "personas_span",
+    "read_persona",
     "write_personas",
 ]
 
@@ -121,28 +122,43 @@ def _unique_name(name: str, group: str, taken: set[str]) -> str:
     return candidate
 
 
+def read_persona(draft: dict[str, Any], group: str, perspective: str = "") -> Persona | str:
+    """A persona from one object of a model's answer, or why it gives none.
+
+    Keys in either spelling; every attribute flattened to one line of text; no perspective
+    written takes ``perspective`` (the one the persona was asked for); a persona under a
+    prompt example's name (:data:`EXAMPLE_PERSONA_NAMES`) copied the example.
+
+    Args:
+        draft: One persona object as parsed (:func:`parse_personas`).
+        group: Its stakeholder group.
+        perspective: The perspective it was asked to hold.
+
+    Returns:
+        The persona, or the reason there is none.
+    """
+    data = persona_fields(draft)
+    fields = {name: flat_text(data.get(name)) for name in PERSONA_ATTRIBUTES}
+    if name_key(fields["name"]) in {name_key(n) for n in EXAMPLE_PERSONA_NAMES}:
+        return "it copies the prompt's example"
+    fields["perspective"] = fields["perspective"] or perspective
+    try:
+        return Persona.model_validate({**fields, "group": group})
+    except ValidationError as ex:
+        return str(ex.errors()[0]["msg"])
+
+
 def _personas_for(
     group: StakeholderGroup, answer: str, taken: set[str], notes: list[str]
 ) -> list[Persona]:
     personas = []
     drafts = parse_personas(answer)
     for i, draft in enumerate(drafts):
-        data = persona_fields(draft)
-        for field in PERSONA_ATTRIBUTES:
-            data[field] = flat_text(data.get(field))
-        if not data["perspective"] and i < len(group.perspectives):
-            # no perspective written: the group's perspective this persona was asked for
-            data["perspective"] = group.perspectives[i]
-        data["group"] = group.name
-        if name_key(data["name"]) == name_key(EXAMPLE_PERSONA_NAME):
-            notes.append(
-                f"group {group.name!r}: persona {i + 1} skipped (it copies the prompt's example)"
-            )
-            continue
-        try:
-            persona = Persona.model_validate(data)
-        except ValidationError as ex:
-            notes.append(f"group {group.name!r}: persona {i + 1} skipped ({ex.errors()[0]['msg']})")
+        # no perspective written: the group's perspective this persona was asked for
+        asked = group.perspectives[i] if i < len(group.perspectives) else ""
+        persona = read_persona(draft, group.name, asked)
+        if isinstance(persona, str):
+            notes.append(f"group {group.name!r}: persona {i + 1} skipped ({persona})")
             continue
         unique = _unique_name(persona.name, group.name, taken)
         if unique != persona.name:
