@@ -25,15 +25,6 @@ from inspect_plural.scorers._distribution import (
     wasserstein_distance,
     wasserstein_per_item,
 )
-from inspect_plural.scorers._panel_metrics import panel_metrics
-from inspect_plural.scorers._panel_score import PanelGroup, PanelRecord, render_graded
-from inspect_plural.scorers._panel_summary import (
-    ContestedSample,
-    PanelAgreement,
-    PanelCell,
-    PanelSummary,
-    panel_summary,
-)
 from inspect_plural.scorers._prf import grouped_report, prf_report, trait_report
 from inspect_plural.scorers._representativeness import (
     item_distributions,
@@ -58,7 +49,18 @@ from inspect_plural.scorers.distribution import (
     perspectivist_error_rate,
     wasserstein,
 )
-from inspect_plural.scorers.panel import panel
+from inspect_plural.scorers.panel import (
+    ContestedSample,
+    PanelAgreement,
+    PanelCell,
+    PanelGroup,
+    PanelRecord,
+    PanelSummary,
+    panel,
+    panel_metrics,
+    panel_summary,
+    render_graded,
+)
 from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
     choice_metrics,

@@ -1,6 +1,6 @@
 """Who sits on a ``stakeholder_panel``: decided when the solver is built, made once per run.
 
-The sources are the ``panel`` scorer's (:mod:`inspect_plural.scorers._panel_personas`):
+The sources are the ``panel`` scorer's (:mod:`inspect_plural.stakeholders._panel`):
 a persona file or shipped set, documents (MAJ-Eval's creation), or inline profiles
 expanded into personas (one call per profile, cached on disk). Without any, the default
 panel is one profile per known trait value of the dataset, ``a person whose gender is
@@ -21,10 +21,10 @@ from pydantic import BaseModel, Field
 
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.item_records import group_key
-from inspect_plural.scorers._panel_personas import PersonaSource, build_panel, persona_source
-from inspect_plural.scorers._panel_profiles import Profile
 from inspect_plural.solvers._stakeholder_records import PanelMember, PanelOrigin
 from inspect_plural.stakeholders import PersonaSet
+from inspect_plural.stakeholders._panel import PersonaSource, build_panel, persona_source
+from inspect_plural.stakeholders._profiles import Profile
 from inspect_plural.stakeholders.records import name_key
 from inspect_plural.structured import Structured
 

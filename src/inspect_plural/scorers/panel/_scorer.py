@@ -13,10 +13,11 @@ aggregation (the same code as the ``maj_eval`` solver,
 :mod:`inspect_plural.solvers._group_debate`). Calls per sample: the personas, plus with
 a debate per group of two or more each round's turns and moderator picks (a round's
 last speaker needs no pick) and one aggregation (a group of one: 1 + 1). Personas come
-from a file, from documents or from inline profiles (:mod:`._panel_personas`), built
-once per run. Every call answers under the ``grader`` model role, falling back to the
-eval's model (in ``inspect score``: the log's). The score and its metrics are in
-:mod:`._panel_score` and :mod:`._panel_metrics`; ``docs/panel.md`` is the user's guide.
+from a file, from documents or from inline profiles
+(:mod:`inspect_plural.stakeholders._panel`), built once per run. Every call answers
+under the ``grader`` model role, falling back to the eval's model (in ``inspect score``:
+the log's). The score and its metrics are in :mod:`._score` and :mod:`._metrics`;
+``docs/panel.md`` is the user's guide.
 """
 
 from __future__ import annotations
@@ -34,10 +35,9 @@ from inspect_plural.errors import OptionError, UserError
 from inspect_plural.options import TaskOption, check_options, metrics_option
 from inspect_plural.scorers._agreement import ALPHA_LEVELS
 from inspect_plural.scorers._cost import cost
-from inspect_plural.scorers._panel_metrics import panel_metrics
-from inspect_plural.scorers._panel_personas import PanelPersonas, build_panel, persona_source
-from inspect_plural.scorers._panel_rubric import rubric_dimensions
-from inspect_plural.scorers._panel_score import (
+from inspect_plural.scorers.panel._metrics import panel_metrics
+from inspect_plural.scorers.panel._rubric import rubric_dimensions
+from inspect_plural.scorers.panel._score import (
     PanelGroup,
     PanelRecord,
     group_keys,
@@ -53,6 +53,7 @@ from inspect_plural.solvers._debate_settings import (
 )
 from inspect_plural.solvers._group_debate import debate_groups
 from inspect_plural.stakeholders import PERSONA_SEED, PersonaSet, persona_config
+from inspect_plural.stakeholders._panel import PanelPersonas, build_panel, persona_source
 from inspect_plural.structured import structured_option, structured_value
 
 __all__ = ["DEFAULT_TASK_DESCRIPTION", "GRADER_ROLE", "PANEL_OPTIONS", "panel"]

@@ -30,14 +30,14 @@ from pydantic import BaseModel
 
 from inspect_plural.options import MAX_HEADLINE_METRICS
 from inspect_plural.scorers._agreement import AlphaLevel, AlphaResult, units_alpha
-from inspect_plural.scorers._panel_score import (
+from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.panel._score import (
     DEBATE_KEY,
     PANEL_KEY,
     PARSE_FAILURES_KEY,
     PanelRecord,
     group_key,
 )
-from inspect_plural.scorers._values import values_of
 
 __all__ = [
     "DISAGREEMENT_POINTS",

@@ -5,7 +5,7 @@
 - ``persona_docs=DOC,...``: MAJ-Eval's persona creation from documents
   (:func:`~inspect_plural.stakeholders.personas_for_task`), once per run, cached on disk.
 - ``personas="a nurse; a patient with diabetes"``: inline profiles, expanded by
-  :mod:`inspect_plural.scorers._panel_profiles` once per run, cached on disk.
+  :mod:`inspect_plural.stakeholders._profiles` once per run, cached on disk.
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from inspect_ai.model import GenerateConfig, Model
 from pydantic import BaseModel, Field
 
 from inspect_plural.errors import OptionError
-from inspect_plural.scorers._panel_profiles import (
+from inspect_plural.stakeholders import (
+    DEFAULT_PERSONA_SETS,
+    PersonaSet,
+    load_personas,
+    personas_for_task,
+)
+from inspect_plural.stakeholders._profiles import (
     PANEL_TASK,
     PROFILE_FORMAT,
     Profile,
     ProfilesValue,
     cached_profiles,
     parse_profiles,
-)
-from inspect_plural.stakeholders import (
-    DEFAULT_PERSONA_SETS,
-    PersonaSet,
-    load_personas,
-    personas_for_task,
 )
 from inspect_plural.structured import Structured, constrain
 

@@ -22,13 +22,13 @@ from inspect_ai.log import EvalLog, EvalSample
 from pydantic import BaseModel, Field
 
 from inspect_plural.scorers._agreement import AlphaLevel
-from inspect_plural.scorers._panel_metrics import (
+from inspect_plural.scorers.panel._metrics import (
     PanelRow,
     group_spread,
     panel_alpha_of,
     panel_row,
 )
-from inspect_plural.scorers._panel_score import PARSE_FAILURES_KEY, group_key
+from inspect_plural.scorers.panel._score import PARSE_FAILURES_KEY, group_key
 
 __all__ = ["ContestedSample", "PanelAgreement", "PanelCell", "PanelSummary", "panel_summary"]
 
