@@ -33,7 +33,7 @@ from inspect_plural.report._metric_base import (
 )
 from inspect_plural.report._statistics import CORRELATIONS
 from inspect_plural.report._stats import Bootstrap
-from inspect_plural.scorers._rating_values import groups_in_keys
+from inspect_plural.scorers.ratings._values import groups_in_keys
 
 __all__ = [
     "absolute",

@@ -21,7 +21,6 @@ from inspect_ai.solver import Solver
 
 from inspect_plural.errors import OptionError, closest
 from inspect_plural.options import MAX_HEADLINE_METRICS
-from inspect_plural.scorers._distribution import LEWIDI_METRICS
 from inspect_plural.scorers.distribution import (
     DISTRIBUTION_PRESETS,
     distribution_metric_names,
@@ -30,6 +29,7 @@ from inspect_plural.scorers.distribution import (
     headline_representativeness,
     shown_keys,
 )
+from inspect_plural.scorers.distribution._lewidi import LEWIDI_METRICS
 from inspect_plural.scorers.perspective import modal_row, run_mean
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit

@@ -6,7 +6,7 @@ Inspect ``Task`` with any rating method (``maj_eval``, ``geval``, ``chateval``,
 predictions with the human scores across samples (MAJ-Eval §4). Options are declared
 and checked in :mod:`inspect_plural.tasks._rating_options`, sampling protocols in
 :mod:`inspect_plural.tasks._rating_protocol`, the metric sets in
-:mod:`inspect_plural.scorers._rating_metrics`.
+:mod:`inspect_plural.scorers.ratings._metrics`.
 """
 
 from __future__ import annotations

@@ -34,7 +34,8 @@ from inspect_plural.scorers._correlation import (
     CorrelationResult,
     correlations,
 )
-from inspect_plural.scorers._rating_values import (
+from inspect_plural.scorers._undefined import UndefinedWarnings
+from inspect_plural.scorers.ratings._values import (
     GROUP_PREFIX,
     INITIAL_GROUP_PREFIX,
     dimension_order,
@@ -43,7 +44,6 @@ from inspect_plural.scorers._rating_values import (
     rows,
     sample_group,
 )
-from inspect_plural.scorers._undefined import UndefinedWarnings
 
 __all__ = [
     "check_coefficients",

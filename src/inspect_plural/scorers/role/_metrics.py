@@ -30,8 +30,8 @@ from inspect_plural.scorers._calibration import (
     top_k_correct,
 )
 from inspect_plural.scorers._cost import cost
-from inspect_plural.scorers._role_config import Failures, RoleMetricConfig
 from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.role._config import Failures, RoleMetricConfig
 
 __all__ = [
     "brier_score",

@@ -20,7 +20,7 @@ from typing import Literal, cast
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_plural.scorers._review_metrics import sample_values
+from inspect_plural.scorers.personal._review_metrics import sample_values
 
 __all__ = ["CHOICE_FULL_ONLY", "ChoiceFailures", "choice_metrics", "choice_summary"]
 

@@ -22,8 +22,8 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_plural.scorers._agreement import ALPHA_LEVELS, AlphaLevel, panel_alpha
-from inspect_plural.scorers._rating_values import PHASES, panels, rows
 from inspect_plural.scorers._undefined import UndefinedWarnings
+from inspect_plural.scorers.ratings._values import PHASES, panels, rows
 
 __all__ = [
     "ALPHA_DIMENSIONS",

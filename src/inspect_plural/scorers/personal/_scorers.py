@@ -26,13 +26,14 @@ from inspect_ai.solver import TaskState
 
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
-from inspect_plural.scorers._choice_metrics import (
+from inspect_plural.scorers._cost import cost, cost_values
+from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.personal._choice_metrics import (
     ChoiceFailures,
     choice_metrics,
     choice_summary,
 )
-from inspect_plural.scorers._cost import cost, cost_values
-from inspect_plural.scorers._review_metrics import (
+from inspect_plural.scorers.personal._review_metrics import (
     REVIEW_ACCURACY,
     ReviewAccuracy,
     ReviewFailures,
@@ -40,8 +41,7 @@ from inspect_plural.scorers._review_metrics import (
     review_summary,
     shuffle_key,
 )
-from inspect_plural.scorers._review_text import review_bleu, review_rouge1
-from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.personal._review_text import review_bleu, review_rouge1
 from inspect_plural.scorers.role import parse_failures
 
 __all__ = [

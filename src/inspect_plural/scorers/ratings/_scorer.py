@@ -1,7 +1,7 @@
 """The per-sample scorer of rating tasks and its epoch reducer.
 
 :func:`rating_scorer` reads the method's :class:`~inspect_plural.prediction.Prediction`
-and writes numbers only (the keys of :mod:`inspect_plural.scorers._rating_values`).
+and writes numbers only (the keys of :mod:`inspect_plural.scorers.ratings._values`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from inspect_ai.solver import TaskState
 
 from inspect_plural.prediction import PanelScores, Prediction
 from inspect_plural.records import RatedSampleMetadata
-from inspect_plural.scorers._rating_metrics import rating_metrics
-from inspect_plural.scorers._rating_panels import OVERALL
-from inspect_plural.scorers._rating_values import GROUP_PREFIX, INITIAL_GROUP_PREFIX, finite
 from inspect_plural.scorers._reduce import mean_by_key
 from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.ratings._metrics import rating_metrics
+from inspect_plural.scorers.ratings._panels import OVERALL
+from inspect_plural.scorers.ratings._values import GROUP_PREFIX, INITIAL_GROUP_PREFIX, finite
 
 __all__ = ["group_initial_scores", "rating_mean", "rating_scorer"]
 

@@ -1,6 +1,6 @@
 """Corpus metrics of the distribution target, as Inspect metrics over per-item values.
 
-Each metric reads the values :func:`~inspect_plural.scorers._item_values.item_values`
+Each metric reads the values :func:`~inspect_plural.scorers.distribution._item_values.item_values`
 wrote per item and averages them over the items that have the key (an ordinal metric
 skips nominal questions of a mixed corpus such as OpinionQA), rounding the mean where
 the official LeWiDi code rounds it (``decimals=5``). Names in the log: ``manhattan``,
@@ -20,9 +20,9 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_plural.item_records import split_group_key
-from inspect_plural.scorers._distribution import hard_label_micro_f1
-from inspect_plural.scorers._item_values import REP_KEY, REP_STEERED_KEY
 from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.distribution._item_values import REP_KEY, REP_STEERED_KEY
+from inspect_plural.scorers.distribution._lewidi import hard_label_micro_f1
 
 __all__ = [
     "SOFT_METRICS",

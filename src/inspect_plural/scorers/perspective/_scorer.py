@@ -45,7 +45,10 @@ from inspect_ai.solver import TaskState
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.scorers._cost import cost_values
-from inspect_plural.scorers._perspective_metrics import (
+from inspect_plural.scorers._prf import FAILED
+from inspect_plural.scorers._reduce import mean_by_key
+from inspect_plural.scorers._values import make_score, values_of, with_values
+from inspect_plural.scorers.perspective._metrics import (
     PERSPECTIVE_PRESETS,
     TRAIT_KEY,
     PerspectiveMetricConfig,
@@ -65,9 +68,6 @@ from inspect_plural.scorers._perspective_metrics import (
     trait_macro_f1,
     within_one,
 )
-from inspect_plural.scorers._prf import FAILED
-from inspect_plural.scorers._reduce import mean_by_key
-from inspect_plural.scorers._values import make_score, values_of, with_values
 from inspect_plural.scorers.role import ROLE_PRESETS, score_distribution
 
 __all__ = [

@@ -41,13 +41,14 @@ from inspect_plural.records import RoleSampleMetadata
 from inspect_plural.scorers._calibration import RankMethod, TieBreak
 from inspect_plural.scorers._cost import cost_values
 from inspect_plural.scorers._reduce import mean_by_key
-from inspect_plural.scorers._role_config import (
+from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.role._config import (
     ROLE_PRESETS,
     Failures,
     RoleMetricConfig,
     resolve_role_config,
 )
-from inspect_plural.scorers._role_metrics import (
+from inspect_plural.scorers.role._metrics import (
     brier_score,
     distribution_metrics,
     ece,
@@ -58,8 +59,7 @@ from inspect_plural.scorers._role_metrics import (
     top1,
     top2,
 )
-from inspect_plural.scorers._role_values import ranked_answer, score_distribution
-from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.role._values import ranked_answer, score_distribution
 
 __all__ = [
     "ROLE_PRESETS",

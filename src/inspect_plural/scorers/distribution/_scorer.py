@@ -3,8 +3,8 @@
 Per item, :func:`distribution_scorer` reads the method's
 :class:`~inspect_plural.prediction.Prediction` (its distribution over the scale's
 labels), the per-annotator runs of a pooled method and any steered distributions, and
-writes numbers only (:func:`~inspect_plural.scorers._item_values.item_values`). N items,
-K labels, ``t`` the gold and ``p`` the predicted distribution, ``a_i`` annotators:
+writes numbers only (:func:`~inspect_plural.scorers.distribution._item_values.item_values`). N
+items, K labels, ``t`` the gold and ``p`` the predicted distribution, ``a_i`` annotators:
 
 - ``manhattan`` = (1/N) Σᵢ Σₖ |pᵢₖ − tᵢₖ|; on label sets (VariErrNLI) the mean over base
   labels j of the binary distributions' distance 2 |pᵢⱼ − tᵢⱼ|, pᵢⱼ being the predicted
@@ -20,11 +20,11 @@ K labels, ``t`` the gold and ``p`` the predicted distribution, ``a_i`` annotator
   (``mean_absolute_distance``), s from the preset.
 
 An annotator's predicted label is their own run's (pooled methods) or the distribution's
-best guess for everyone (:func:`~inspect_plural.scorers._item_values.decision_label`).
+best guess for everyone (:func:`~inspect_plural.scorers.distribution._item_values.decision_label`).
 A failed prediction is scored as the uniform distribution (and counted in
 ``parse_failures``); a failed per-annotator label as wrong, at the largest distance.
 
-Presets (:data:`~inspect_plural.scorers._item_values.DISTRIBUTION_PRESETS`):
+Presets (:data:`~inspect_plural.scorers.distribution._item_values.DISTRIBUTION_PRESETS`):
 ``default`` does not round, divides by the scale's range (10, 5) and takes the majority
 of the test judgments as the hard label; ``lewidi`` follows the official code: 5-decimal
 rounding where it rounds, the number of values (11, 6), the release's hard labels.
@@ -45,8 +45,19 @@ from inspect_plural.item_records import (
 )
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers._cost import cost, cost_values
-from inspect_plural.scorers._distribution import LEWIDI_METRICS, NormaliserConvention
-from inspect_plural.scorers._distribution_metrics import (
+from inspect_plural.scorers._values import make_score
+from inspect_plural.scorers.distribution._item_values import (
+    DISTRIBUTION_PRESETS,
+    REP_KEY,
+    REP_STEERED_KEY,
+    DistributionConfig,
+    HardLabel,
+    decision_label,
+    item_values,
+    predicted_vector,
+)
+from inspect_plural.scorers.distribution._lewidi import LEWIDI_METRICS, NormaliserConvention
+from inspect_plural.scorers.distribution._metrics import (
     PERSPECTIVIST_METRICS,
     SOFT_METRICS,
     cross_entropy,
@@ -58,17 +69,6 @@ from inspect_plural.scorers._distribution_metrics import (
     perspectivist_error_rate,
     wasserstein,
 )
-from inspect_plural.scorers._item_values import (
-    DISTRIBUTION_PRESETS,
-    REP_KEY,
-    REP_STEERED_KEY,
-    DistributionConfig,
-    HardLabel,
-    decision_label,
-    item_values,
-    predicted_vector,
-)
-from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.role import failed_answers, parse_failures
 
 __all__ = [

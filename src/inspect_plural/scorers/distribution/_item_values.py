@@ -2,8 +2,8 @@
 
 :func:`item_values` computes a sample's score value from its
 :class:`~inspect_plural.item_records.ItemSampleMetadata` and the method's records, by
-calling the pure functions of :mod:`inspect_plural.scorers._distribution` and
-:mod:`inspect_plural.scorers._representativeness` on that one item, so that the corpus
+calling the pure functions of :mod:`inspect_plural.scorers.distribution._lewidi` and
+:mod:`inspect_plural.scorers.distribution._representativeness` on that one item, so that the corpus
 metrics (means over items, rounded where the official code rounds) equal the official
 definitions (see :mod:`inspect_plural.scorers.distribution`).
 """
@@ -24,7 +24,8 @@ from inspect_plural.item_records import (
 )
 from inspect_plural.label_sets import encode_label_set, label_set_indicators
 from inspect_plural.prediction import Prediction
-from inspect_plural.scorers._distribution import (
+from inspect_plural.scorers._prf import FAILED
+from inspect_plural.scorers.distribution._lewidi import (
     NormaliserConvention,
     cross_entropy_2023,
     error_rate,
@@ -35,8 +36,7 @@ from inspect_plural.scorers._distribution import (
     ordinal_normaliser,
     wasserstein_distance,
 )
-from inspect_plural.scorers._prf import FAILED
-from inspect_plural.scorers._representativeness import (
+from inspect_plural.scorers.distribution._representativeness import (
     js_representativeness,
     representativeness,
 )

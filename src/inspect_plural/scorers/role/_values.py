@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 
 from inspect_plural.scorers._calibration import gold_rank, top_ks_correct
-from inspect_plural.scorers._role_config import RoleMetricConfig
+from inspect_plural.scorers.role._config import RoleMetricConfig
 
 __all__ = ["ranked_answer", "score_distribution"]
 

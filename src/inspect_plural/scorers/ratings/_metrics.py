@@ -29,14 +29,14 @@ from pydantic import BaseModel, ConfigDict
 
 from inspect_plural.scorers._correlation import Coefficient, CorrelationMode
 from inspect_plural.scorers._cost import cost
-from inspect_plural.scorers._rating_correlations import (
+from inspect_plural.scorers.ratings._correlations import (
     check_coefficients,
     check_mode,
     group_correlations,
     initial_correlations,
     rating_correlations,
 )
-from inspect_plural.scorers._rating_panels import ALPHA_DIMENSIONS, group_alpha, panel_cost
+from inspect_plural.scorers.ratings._panels import ALPHA_DIMENSIONS, group_alpha, panel_cost
 from inspect_plural.scorers.role import parse_failures
 
 __all__ = [
