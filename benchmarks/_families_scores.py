@@ -28,7 +28,7 @@ from inspect_plural.rating_parsing import (
     parse_scores,
 )
 from inspect_plural.records import RatingDimension
-from inspect_plural.solvers._debate import fallback_speaker, parse_moderator_pick
+from inspect_plural.solvers.debate._rules import fallback_speaker, parse_moderator_pick
 from inspect_plural.solvers.geval import sample_mean_score, weighted_score
 
 __all__ = ["DEBATE", "RATINGS"]

@@ -40,7 +40,7 @@ from inspect_plural.prediction import Prediction
 from inspect_plural.rating_parsing import DONE_MARKER
 from inspect_plural.records import RatedOutput, RatingDimension
 from inspect_plural.scorers._values import values_of
-from inspect_plural.solvers._debate import debate_call_budget
+from inspect_plural.solvers.debate._rules import debate_call_budget
 from inspect_plural.solvers.maj_eval import GroupDebate, PanelDebate, StakeholderPanel
 from inspect_plural.tasks._panels import rating_task
 

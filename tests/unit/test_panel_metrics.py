@@ -18,7 +18,7 @@ from inspect_plural.scorers.panel._score import (
     group_keys,
     panel_score,
 )
-from inspect_plural.solvers._maj_records import DebateTurn, Evaluation, GroupDebate
+from inspect_plural.solvers.debate._records import DebateTurn, Evaluation, GroupDebate
 from inspect_plural.stakeholders import Persona
 
 HELP = RatingDimension(name="helpfulness", title="Helpfulness", description="d", low=1, high=5)

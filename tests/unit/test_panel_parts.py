@@ -26,7 +26,7 @@ from inspect_plural.scorers.panel._rubric import (
     parse_dimensions,
     rubric_dimensions,
 )
-from inspect_plural.solvers._score_format import (
+from inspect_plural.solvers.debate._score_format import (
     parse_dimension_scores,
     scale_instruction,
     scale_schema,

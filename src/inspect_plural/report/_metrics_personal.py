@@ -35,7 +35,7 @@ from inspect_plural.report._metrics_ratings import epoch_means
 from inspect_plural.report._statistics import CORRELATIONS, mean_of_group_means
 from inspect_plural.report._stats import Bootstrap, Estimate
 from inspect_plural.scorers import PERSONAL_PRESETS
-from inspect_plural.scorers.personal._review_metrics import REVIEW_ACCURACY
+from inspect_plural.scorers.personal import REVIEW_ACCURACY
 
 __all__ = ["ShuffleSpread", "choice_metrics", "review_metrics", "shuffle_spread"]
 

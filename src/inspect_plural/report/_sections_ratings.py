@@ -32,7 +32,7 @@ from inspect_plural.report._tables import (
     slug,
     wide_table,
 )
-from inspect_plural.scorers.personal._review_metrics import REVIEW_ACCURACY
+from inspect_plural.scorers.personal import REVIEW_ACCURACY
 
 __all__ = ["perse_section", "ratings_section"]
 

@@ -23,13 +23,13 @@ from inspect_plural.errors import OptionError, closest
 from inspect_plural.options import MAX_HEADLINE_METRICS
 from inspect_plural.scorers.distribution import (
     DISTRIBUTION_PRESETS,
+    LEWIDI_METRICS,
     distribution_metric_names,
     distribution_metrics,
     distribution_scorer,
     headline_representativeness,
     shown_keys,
 )
-from inspect_plural.scorers.distribution._lewidi import LEWIDI_METRICS
 from inspect_plural.scorers.perspective import modal_row, run_mean
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit

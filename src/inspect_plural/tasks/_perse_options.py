@@ -40,7 +40,7 @@ from inspect_plural.solvers.perse import (
     perse_review,
     review_template,
 )
-from inspect_plural.solvers.perse_baselines import (
+from inspect_plural.solvers.perse._baselines import (
     PAIRWISE_UNSUPPORTED,
     matrix_factorization,
     prior_average,

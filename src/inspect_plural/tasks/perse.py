@@ -45,13 +45,17 @@ from inspect_plural.scorers.personal import (
 )
 from inspect_plural.scorers.ratings import rating_mean
 from inspect_plural.scorers.role import parse_failures
-from inspect_plural.solvers._factorization import (
+from inspect_plural.solvers.perse import (
+    matrix_factorization,
+    perse_aspect,
+    perse_review,
+    prior_average,
+)
+from inspect_plural.solvers.perse._factorization import (
     FactorModel,
     fit_factor_model,
     training_ratings,
 )
-from inspect_plural.solvers.perse import perse_aspect, perse_review
-from inspect_plural.solvers.perse_baselines import matrix_factorization, prior_average
 from inspect_plural.sources.perse import (
     SCORE_HIGH,
     SCORE_LOW,

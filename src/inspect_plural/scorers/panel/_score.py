@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 from inspect_plural.records import RatingDimension
 from inspect_plural.scorers._cost import CALLS_KEY, TOKENS_KEY
 from inspect_plural.scorers._values import MAX_SHOWN, make_score
-from inspect_plural.solvers._maj_records import GroupDebate
+from inspect_plural.solvers.debate import GroupDebate
 from inspect_plural.stakeholders import Persona
 
 __all__ = [

@@ -10,7 +10,7 @@ from the shell, on an existing log of any task::
 Every persona scores the sample's output independently (all concurrently); with
 ``rounds`` >= 1 each stakeholder group then runs MAJ-Eval's moderated debate and
 aggregation (the same code as the ``maj_eval`` solver,
-:mod:`inspect_plural.solvers._group_debate`). Calls per sample: the personas, plus with
+:mod:`inspect_plural.solvers.debate._group`). Calls per sample: the personas, plus with
 a debate per group of two or more each round's turns and moderator picks (a round's
 last speaker needs no pick) and one aggregation (a group of one: 1 + 1). Personas come
 from a file, from documents or from inline profiles
@@ -44,14 +44,14 @@ from inspect_plural.scorers.panel._score import (
     panel_score,
     render_graded,
 )
-from inspect_plural.solvers._debate_settings import (
+from inspect_plural.solvers.debate import (
     DebateRoles,
     DebateSettings,
     DebateTemplates,
     GradingInput,
     check_templates,
+    debate_groups,
 )
-from inspect_plural.solvers._group_debate import debate_groups
 from inspect_plural.stakeholders import PERSONA_SEED, PersonaSet, persona_config
 from inspect_plural.stakeholders._panel import PanelPersonas, build_panel, persona_source
 from inspect_plural.structured import structured_option, structured_value

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.item_records import group_key
-from inspect_plural.solvers._stakeholder_records import PanelMember, PanelOrigin
+from inspect_plural.solvers.stakeholder_panel._records import PanelMember, PanelOrigin
 from inspect_plural.stakeholders import PersonaSet
 from inspect_plural.stakeholders._panel import PersonaSource, build_panel, persona_source
 from inspect_plural.stakeholders._profiles import Profile

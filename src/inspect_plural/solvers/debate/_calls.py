@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage, get_model
 
-from inspect_plural.solvers._debate_settings import DebateSettings
 from inspect_plural.solvers._ratings import tokens_of
+from inspect_plural.solvers.debate._settings import DebateSettings
 from inspect_plural.structured import generate_answer
 
 __all__ = ["DebateCalls"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from inspect_plural.solvers._maj_records import DebateTurn, Evaluation
+from inspect_plural.solvers.debate._records import DebateTurn, Evaluation
 from inspect_plural.stakeholders import Persona, StakeholderGroup
 
 __all__ = [

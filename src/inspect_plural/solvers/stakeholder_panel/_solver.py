@@ -1,7 +1,7 @@
 """``stakeholder_panel``: a MAJ-Eval stakeholder panel labels an item; its votes give the shares.
 
 For the distribution target (``-T target=distribution``: one sample per item). The panel
-is built once per run under a lock (:mod:`._stakeholder_members`: a persona file,
+is built once per run under a lock (:mod:`._members`: a persona file,
 documents, inline profiles, or by default one profile per trait value of the dataset),
 cached on disk like the ``panel`` scorer's, and copied into every item's store. Per item,
 every persona labels the item independently: one call each, all concurrent, each in a
@@ -10,7 +10,7 @@ profile in the prompt (``stakeholder_label.txt``; the literal labels and a fille
 example, answered in ``label`` mode). The item's distribution is the personas' vote
 shares, each group weighted equally and the personas equally within a group; each
 annotator's label for the perspectivist metrics is the vote of the personas that stand
-for their trait values, else the panel's majority (:mod:`._stakeholder_votes`, which
+for their trait values, else the panel's majority (:mod:`._votes`, which
 states both rules with a worked example).
 
 Calls per item: one per persona, plus the panel's creation once per run (one call per
@@ -44,9 +44,13 @@ from inspect_plural.prompts import load_template
 from inspect_plural.solvers._answers import ask, response_format
 from inspect_plural.solvers._limits import answer_cap
 from inspect_plural.solvers._render import render_item, render_labels
-from inspect_plural.solvers._stakeholder_members import BuiltPanel, build_members, plan_panel
-from inspect_plural.solvers._stakeholder_records import PanelMember, PersonaVote, StakeholderVotes
-from inspect_plural.solvers._stakeholder_votes import (
+from inspect_plural.solvers.stakeholder_panel._members import BuiltPanel, build_members, plan_panel
+from inspect_plural.solvers.stakeholder_panel._records import (
+    PanelMember,
+    PersonaVote,
+    StakeholderVotes,
+)
+from inspect_plural.solvers.stakeholder_panel._votes import (
     annotator_runs,
     group_shares,
     pool_votes,

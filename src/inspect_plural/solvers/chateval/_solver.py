@@ -50,7 +50,8 @@ from inspect_plural.prediction import ModelAnswer, PanelScores
 from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import parse_score_lines
 from inspect_plural.records import RatedSampleMetadata
-from inspect_plural.solvers._chateval_prompts import (
+from inspect_plural.solvers._ratings import mean_scores, tokens_of, write_rating_prediction
+from inspect_plural.solvers.chateval._prompts import (
     FINAL,
     FINAL_FIELDS,
     FINAL_REQUIRED,
@@ -65,14 +66,13 @@ from inspect_plural.solvers._chateval_prompts import (
     render_history,
     turn_prompt,
 )
-from inspect_plural.solvers._chateval_records import ChatEvalRecord, ChatEvalTurn
-from inspect_plural.solvers._chateval_roles import (
+from inspect_plural.solvers.chateval._records import ChatEvalRecord, ChatEvalTurn
+from inspect_plural.solvers.chateval._roles import (
     CHATEVAL_ROLE_SETS,
     ROLES,
     Referee,
     load_referees,
 )
-from inspect_plural.solvers._ratings import mean_scores, tokens_of, write_rating_prediction
 
 __all__ = [
     "CHATEVAL_ROLE_SETS",

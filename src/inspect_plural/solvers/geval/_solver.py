@@ -22,8 +22,8 @@ one of two ways, and the record says which:
 ``mode="auto"`` tries logprobs and, when the provider returns none for a call, samples
 that dimension instead (the logprob call still counts as a call).
 
-The prompt and the scoring rules are in :mod:`inspect_plural.solvers._geval_scores`, the
-records in :mod:`inspect_plural.solvers._geval_records`; their public names are
+The prompt and the scoring rules are in :mod:`inspect_plural.solvers.geval._scores`, the
+records in :mod:`inspect_plural.solvers.geval._records`; their public names are
 importable from here.
 """
 
@@ -39,13 +39,19 @@ from inspect_plural._concurrency import gather, named
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
-from inspect_plural.solvers._geval_records import (
+from inspect_plural.solvers._ratings import (
+    SCORE_HIGH,
+    SCORE_LOW,
+    tokens_of,
+    write_rating_prediction,
+)
+from inspect_plural.solvers.geval._records import (
     DEFAULT_TEMPERATURE,
     GEvalDimension,
     GEvalRecord,
     TokenProbability,
 )
-from inspect_plural.solvers._geval_scores import (
+from inspect_plural.solvers.geval._scores import (
     GEVAL,
     GEVAL_FIELDS,
     GEVAL_REQUIRED,
@@ -56,12 +62,6 @@ from inspect_plural.solvers._geval_scores import (
     read_logprob_score,
     sample_mean_score,
     weighted_score,
-)
-from inspect_plural.solvers._ratings import (
-    SCORE_HIGH,
-    SCORE_LOW,
-    tokens_of,
-    write_rating_prediction,
 )
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The records of a MAJ-Eval debate: evaluations, turns, one group's debate, the panel.
 
-:class:`GroupDebate` is what the group debate (:mod:`inspect_plural.solvers._group_debate`)
+:class:`GroupDebate` is what the group debate (:mod:`inspect_plural.solvers.debate._group`)
 returns for one group and one piece of content; ``maj_eval`` stores the groups of a
 sample as :class:`PanelDebate` and the personas as :class:`StakeholderPanel`, and the
 ``panel`` scorer keeps the same groups in its score's metadata.

@@ -1,7 +1,7 @@
 """What a group debate grades and how it runs: the input, the settings, the templates.
 
 :class:`GradingInput` is the neutral description of what a stakeholder panel grades;
-:class:`DebateSettings` says how the debate of :mod:`inspect_plural.solvers._group_debate`
+:class:`DebateSettings` says how the debate of :mod:`inspect_plural.solvers.debate._group`
 runs (rounds, closing calls, generation config, cache, model roles, templates).
 """
 

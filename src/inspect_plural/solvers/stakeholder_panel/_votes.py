@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 from inspect_plural.item_records import AnnotatorRun, ItemAnnotator, group_key
 from inspect_plural.prediction import ModelAnswer
-from inspect_plural.solvers._stakeholder_records import PanelMember, PersonaVote
+from inspect_plural.solvers.stakeholder_panel._records import PanelMember, PersonaVote
 from inspect_plural.stakeholders.records import name_key
 
 __all__ = [

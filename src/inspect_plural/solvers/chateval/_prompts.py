@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 from inspect_plural.prompts import load_template
 from inspect_plural.records import RatedSampleMetadata
-from inspect_plural.solvers._chateval_roles import Referee
 from inspect_plural.solvers._ratings import (
     SCORE_EXAMPLE,
     SCORE_HIGH,
@@ -22,6 +21,7 @@ from inspect_plural.solvers._ratings import (
     render_dimensions,
     render_rated,
 )
+from inspect_plural.solvers.chateval._roles import Referee
 
 __all__ = [
     "FINAL",

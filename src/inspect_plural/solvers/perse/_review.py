@@ -9,7 +9,7 @@
   and no review text (``perse_review_scores_only.txt``); with ``shuffle_reviews`` the
   prior reviews are shown in an order shuffled per sample and epoch with the seed
   (PERSE's order-robustness test, Figure 4).
-- :func:`perse_aspect` (aspect-enhanced, Per-DOC; in :mod:`._perse_aspect`): the
+- :func:`perse_aspect` (aspect-enhanced, Per-DOC; in :mod:`._aspect`): the
   annotator's earlier comparison (two plots and the one preferred on the aspect), then
   the new pair; the model answers ``{"choice": "Plot A" | "Plot B"}``. With
   ``both_orders`` the pair is asked a second time with the plots swapped
@@ -36,7 +36,8 @@ from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import parse_review
 from inspect_plural.records import ReviewSampleMetadata, ScoredReview
-from inspect_plural.solvers._perse_aspect import (
+from inspect_plural.solvers._ratings import tokens_of
+from inspect_plural.solvers.perse._aspect import (
     ASPECT_FIELDS,
     ASPECT_TEMPLATE,
     CHOICE_FORMAT,
@@ -45,7 +46,6 @@ from inspect_plural.solvers._perse_aspect import (
     perse_aspect,
     render_aspect_prompt,
 )
-from inspect_plural.solvers._ratings import tokens_of
 from inspect_plural.sources.perse import clean_review
 from inspect_plural.structured import Structured, generate_answer, structured_value
 

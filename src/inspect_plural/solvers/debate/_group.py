@@ -35,30 +35,30 @@ from inspect_ai.util import span
 from inspect_plural._concurrency import gather, named
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
 from inspect_plural.rating_parsing import DONE_MARKER
-from inspect_plural.solvers._debate import (
+from inspect_plural.solvers._ratings import mean_scores, render_dimensions
+from inspect_plural.solvers.debate._calls import DebateCalls
+from inspect_plural.solvers.debate._records import DebateTurn, Evaluation, GroupDebate
+from inspect_plural.solvers.debate._rules import (
     disagreement_summary,
     fallback_speaker,
     parse_moderator_pick,
 )
-from inspect_plural.solvers._debate_calls import DebateCalls
-from inspect_plural.solvers._debate_settings import (
+from inspect_plural.solvers.debate._score_format import (
+    parse_dimension_scores,
+    scale_instruction,
+    scale_schema,
+)
+from inspect_plural.solvers.debate._settings import (
     MISMATCH_TOLERANCE,
     DebateSettings,
     GradingInput,
 )
-from inspect_plural.solvers._debate_text import (
+from inspect_plural.solvers.debate._text import (
     format_scores,
     moderator_instruction,
     persona_text,
     render_evaluations,
     render_transcript,
-)
-from inspect_plural.solvers._maj_records import DebateTurn, Evaluation, GroupDebate
-from inspect_plural.solvers._ratings import mean_scores, render_dimensions
-from inspect_plural.solvers._score_format import (
-    parse_dimension_scores,
-    scale_instruction,
-    scale_schema,
 )
 from inspect_plural.stakeholders import Persona, StakeholderGroup
 

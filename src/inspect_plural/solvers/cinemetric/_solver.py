@@ -1,6 +1,6 @@
 """CINEMETRIC: annotators matched to movie characters who role-play the judgment and vote.
 
-Perspective making (:mod:`inspect_plural.solvers._cinemetric_panel`) runs once per
+Perspective making (:mod:`inspect_plural.solvers.cinemetric._panel`) runs once per
 annotator, or once per annotator and run with ``panel_per_epoch`` (the paper's protocol:
 results are means of runs, each with its own panel), and is shared by all of that
 annotator's samples (under a lock, so concurrent samples wait instead of repeating it).
@@ -36,7 +36,10 @@ from inspect_plural.solvers._answers import (
     response_format,
     write_prediction,
 )
-from inspect_plural.solvers._cinemetric_panel import (
+from inspect_plural.solvers._limits import answer_cap
+from inspect_plural.solvers._pooling import pooled
+from inspect_plural.solvers._render import render_item, render_labels
+from inspect_plural.solvers.cinemetric._panel import (
     SELECT,
     SELECT_FIELDS,
     VALIDATE,
@@ -51,9 +54,6 @@ from inspect_plural.solvers._cinemetric_panel import (
     read_panel,
     store_panel,
 )
-from inspect_plural.solvers._limits import answer_cap
-from inspect_plural.solvers._pooling import pooled
-from inspect_plural.solvers._render import render_item, render_labels
 from inspect_plural.solvers.judge import task_text
 from inspect_plural.structured import Structured, structured_value
 
