@@ -40,7 +40,13 @@ import pandas as pd
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._mhs_columns import (
+from inspect_plural.sources._paths import (
+    DataNotFoundError,
+    data_root,
+    local_folder,
+    read_csv_file,
+)
+from inspect_plural.sources.mhs._columns import (
     EDUCATION_VALUES,
     GENDER_COLUMNS,
     IDEOLOGY_VALUES,
@@ -53,7 +59,7 @@ from inspect_plural.sources._mhs_columns import (
     SURVEY_ITEMS,
     complete_mhs_frame,
 )
-from inspect_plural.sources._mhs_mappings import (
+from inspect_plural.sources.mhs._mappings import (
     MHS_EDUCATION,
     MHS_IDEOLOGY,
     MHS_INCOME,
@@ -62,13 +68,7 @@ from inspect_plural.sources._mhs_mappings import (
     UNKNOWN,
     generation_of_age,
 )
-from inspect_plural.sources._mhs_read import read_mhs_frame
-from inspect_plural.sources._paths import (
-    DataNotFoundError,
-    data_root,
-    local_folder,
-    read_csv_file,
-)
+from inspect_plural.sources.mhs._read import read_mhs_frame
 
 __all__ = [
     "MHS_COLUMNS",

@@ -13,8 +13,9 @@ import pandas as pd
 
 from inspect_plural.records import Annotator, Item
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
-from inspect_plural.sources._mhs_columns import MHS_REQUIRED_COLUMNS
-from inspect_plural.sources._mhs_mappings import (
+from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources.mhs._columns import MHS_REQUIRED_COLUMNS
+from inspect_plural.sources.mhs._mappings import (
     MHS_EDUCATION,
     MHS_IDEOLOGY,
     MHS_INCOME,
@@ -23,7 +24,6 @@ from inspect_plural.sources._mhs_mappings import (
     UNKNOWN,
     generation_of_age,
 )
-from inspect_plural.sources._paths import DataRowError
 
 __all__ = ["read_mhs_frame"]
 

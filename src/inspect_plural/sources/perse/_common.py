@@ -1,8 +1,8 @@
 """What the PERSE loaders share: where the data comes from, the scales and aspects, file helpers.
 
 The location constants are pinned in ``evals/perse/eval.yaml``; the loaders
-(:mod:`~inspect_plural.sources._perse_mpst`, :mod:`~inspect_plural.sources._perse_doc`) and
-the reviewer split (:mod:`~inspect_plural.sources._perse_split`) build on this module, and
+(:mod:`~inspect_plural.sources.perse._mpst`, :mod:`~inspect_plural.sources.perse._doc`) and
+the reviewer split (:mod:`~inspect_plural.sources.perse._split`) build on this module, and
 :mod:`inspect_plural.sources.perse` re-exports all of them.
 """
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
 from inspect_plural.records import RatingDimension
-from inspect_plural.sources._mslr_facets import FacetAnswer
+from inspect_plural.sources.mslr._facets import FacetAnswer
 
 __all__ = [
     "MSLR_CONTENT_LABEL",

@@ -51,13 +51,15 @@ from importlib import resources
 from pathlib import Path
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
-from inspect_plural.sources._dices_columns import (
+from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
+from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources.dices._columns import (
     DICES_COLUMN_ALIASES,
     DICES_COLUMNS,
     DICES_EXPERT_FIELDS,
     DICES_TRAITS,
 )
-from inspect_plural.sources._dices_read import (
+from inspect_plural.sources.dices._read import (
     DICES_ANSWERS,
     DICES_DEFAULT_LABEL,
     UNKNOWN,
@@ -66,8 +68,6 @@ from inspect_plural.sources._dices_read import (
     dices_scale,
     read_dices_csv,
 )
-from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
 
 __all__ = [
     "DICES_ANSWERS",

@@ -17,7 +17,7 @@ from typing import Literal
 
 from inspect_plural.records import PairExample, PairwisePreference, PlotPair
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, local_folder
-from inspect_plural.sources._perse_common import (
+from inspect_plural.sources.perse._common import (
     ASPECT_CODES,
     PERDOC_ASPECTS,
     PERDOC_RELEASE_URL,

@@ -16,8 +16,8 @@ import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
-from inspect_plural.sources._dices_columns import DICES_EXPERT_FIELDS, DICES_TRAITS, resolve_column
 from inspect_plural.sources._paths import DataRowError, read_csv_file
+from inspect_plural.sources.dices._columns import DICES_EXPERT_FIELDS, DICES_TRAITS, resolve_column
 
 __all__ = [
     "DICES_ANSWERS",

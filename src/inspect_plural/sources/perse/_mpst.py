@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from inspect_plural.records import PersonalReview, ScoredReview
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, local_folder
-from inspect_plural.sources._perse_common import (
+from inspect_plural.sources.perse._common import (
     PERMPST_RELEASE_URL,
     SCORE_HIGH,
     SCORE_LOW,

@@ -17,19 +17,19 @@ from pathlib import Path
 import pandas as pd
 
 from inspect_plural.records import RatedOutput
-from inspect_plural.sources._mslr_dimensions import (
+from inspect_plural.sources._paths import DataRowError, read_csv_file
+from inspect_plural.sources.mslr._dimensions import (
     MSLR_DIMENSIONS,
     OtherRule,
     PioNa,
     rater_scores,
 )
-from inspect_plural.sources._mslr_facets import (
+from inspect_plural.sources.mslr._facets import (
     FACET_RANGES,
     MSLR_FACETS,
     FacetAnswer,
     parse_facet,
 )
-from inspect_plural.sources._paths import DataRowError, read_csv_file
 
 __all__ = ["read_mslr", "sample_per_system"]
 

@@ -24,7 +24,7 @@ seed (PERSE §4.1: validation reviewers are unseen in training).
 
 from __future__ import annotations
 
-from inspect_plural.sources._perse_common import (
+from inspect_plural.sources.perse._common import (
     CHOICES,
     PERDOC_ASPECTS,
     PERDOC_RELEASE_URL,
@@ -38,9 +38,9 @@ from inspect_plural.sources._perse_common import (
     LoadedRows,
     clean_review,
 )
-from inspect_plural.sources._perse_doc import load_per_doc, parse_perdoc_prompt, resolve_aspects
-from inspect_plural.sources._perse_mpst import load_per_mpst
-from inspect_plural.sources._perse_split import (
+from inspect_plural.sources.perse._doc import load_per_doc, parse_perdoc_prompt, resolve_aspects
+from inspect_plural.sources.perse._mpst import load_per_mpst
+from inspect_plural.sources.perse._split import (
     SPLIT_MODES,
     PerseSplit,
     SplitError,

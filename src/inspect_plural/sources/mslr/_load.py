@@ -51,7 +51,8 @@ from urllib.parse import quote
 
 from inspect_plural.records import RatedOutput
 from inspect_plural.sources._hub import cache_dir, download_file
-from inspect_plural.sources._mslr_dimensions import (
+from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources.mslr._dimensions import (
     MSLR_CONTENT_LABEL,
     MSLR_CONTEXT_LABEL,
     MSLR_DIMENSIONS,
@@ -63,9 +64,8 @@ from inspect_plural.sources._mslr_dimensions import (
     pio_consistency,
     rater_scores,
 )
-from inspect_plural.sources._mslr_facets import MSLR_FACETS, FacetAnswer, parse_facet
-from inspect_plural.sources._mslr_read import read_mslr, sample_per_system
-from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources.mslr._facets import MSLR_FACETS, FacetAnswer, parse_facet
+from inspect_plural.sources.mslr._read import read_mslr, sample_per_system
 
 __all__ = [
     "MSLR_CONTENT_LABEL",

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from inspect_plural.errors import UserError
 from inspect_plural.records import PersonalReview
-from inspect_plural.sources._perse_common import LoadedRows
+from inspect_plural.sources.perse._common import LoadedRows
 
 __all__ = ["SPLIT_MODES", "PerseSplit", "SplitError", "SplitMode", "split_by_reviewer"]
 
