@@ -24,8 +24,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import (
+from inspect_plural.report._bootstrap import Bootstrap, Estimate, FloatArray
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics._base import (
     GROUP_MEAN,
     MEAN,
     RECOMPUTED,
@@ -40,13 +41,12 @@ from inspect_plural.report._metric_base import (
     reduce_epochs,
     stat_value,
 )
-from inspect_plural.report._statistics import (
+from inspect_plural.report.metrics._statistics import (
     class_f1_statistic,
     ece_statistic,
     group_macro_f1,
     macro_f1_statistic,
 )
-from inspect_plural.report._stats import Bootstrap, Estimate, FloatArray
 from inspect_plural.scorers import (
     PERSPECTIVE_PRESETS,
     ROLE_PRESETS,

@@ -14,12 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
+from inspect_plural.report._bootstrap import Estimate
 from inspect_plural.report._figures import debate, has_debate
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metrics_personal import shuffle_spread
-from inspect_plural.report._metrics_ratings import absolute, rating_dimensions, rating_groups
-from inspect_plural.report._sections_annotator import run_row
-from inspect_plural.report._stats import Estimate
+from inspect_plural.report._logs import LogData
 from inspect_plural.report._tables import (
     Entry,
     FigureSpec,
@@ -32,6 +29,8 @@ from inspect_plural.report._tables import (
     slug,
     wide_table,
 )
+from inspect_plural.report.metrics import absolute, rating_dimensions, rating_groups, shuffle_spread
+from inspect_plural.report.sections._annotator import run_row
 from inspect_plural.scorers.personal import REVIEW_ACCURACY
 
 __all__ = ["perse_section", "ratings_section"]

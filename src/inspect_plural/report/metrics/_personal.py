@@ -23,17 +23,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import (
+from inspect_plural.report._bootstrap import Bootstrap, Estimate
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics._base import (
     MetricValue,
     column,
     failed_rows,
     mean_value,
     stat_value,
 )
-from inspect_plural.report._metrics_ratings import epoch_means
-from inspect_plural.report._statistics import CORRELATIONS, mean_of_group_means
-from inspect_plural.report._stats import Bootstrap, Estimate
+from inspect_plural.report.metrics._ratings import epoch_means
+from inspect_plural.report.metrics._statistics import CORRELATIONS, mean_of_group_means
 from inspect_plural.scorers import PERSONAL_PRESETS
 from inspect_plural.scorers.personal import REVIEW_ACCURACY
 

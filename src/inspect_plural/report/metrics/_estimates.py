@@ -2,11 +2,11 @@
 
 For each scorer of the package, every headline metric is recomputed from the score
 values stored per sample, with the definitions of the task's ``metrics_preset``, and
-given a seeded bootstrap interval (:mod:`._stats`); breakdowns the headline log leaves
-out are recomputed the same way. The family modules hold the definitions:
-:mod:`._metrics_annotator` (annotator tasks, probability answers),
-:mod:`._metrics_ratings` (MAJ-Eval correlations), :mod:`._metrics_personal` (PERSE),
-:mod:`._metrics_generic` (LeWiDi, representativeness, unknown scorers).
+given a seeded bootstrap interval (:mod:`inspect_plural.report._bootstrap`); breakdowns the headline
+log leaves out are recomputed the same way. The family modules hold the definitions:
+:mod:`._annotator` (annotator tasks, probability answers),
+:mod:`._ratings` (MAJ-Eval correlations), :mod:`._personal` (PERSE),
+:mod:`._generic` (LeWiDi, representativeness, unknown scorers).
 
 How each interval is made (:data:`INTERVALS`):
 
@@ -20,7 +20,7 @@ How each interval is made (:data:`INTERVALS`):
   alpha, and the metrics of scorers the report does not know.
 
 A log run over several epochs is first reduced to one row per sample as the tasks'
-reducers do (:func:`~._metric_base.reduce_epochs`: means over epochs, the modal
+reducers do (:func:`~._base.reduce_epochs`: means over epochs, the modal
 prediction for F1); a metric reduced otherwise by its task shows the log's value.
 """
 
@@ -28,8 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import (
+from inspect_plural.report._bootstrap import MIN_UNITS, Bootstrap
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics._annotator import distribution_metrics, perspective_metrics
+from inspect_plural.report.metrics._base import (
     GROUP_MEAN,
     LOG_ONLY,
     MEAN,
@@ -38,11 +40,9 @@ from inspect_plural.report._metric_base import (
     log_only,
     reduce_epochs,
 )
-from inspect_plural.report._metrics_annotator import distribution_metrics, perspective_metrics
-from inspect_plural.report._metrics_generic import lewidi_metrics, other_metrics
-from inspect_plural.report._metrics_personal import choice_metrics, review_metrics
-from inspect_plural.report._metrics_ratings import rating_metrics
-from inspect_plural.report._stats import MIN_UNITS, Bootstrap
+from inspect_plural.report.metrics._generic import lewidi_metrics, other_metrics
+from inspect_plural.report.metrics._personal import choice_metrics, review_metrics
+from inspect_plural.report.metrics._ratings import rating_metrics
 
 __all__ = ["HEADLINE", "INTERVALS", "log_metrics"]
 

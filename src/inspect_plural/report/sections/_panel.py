@@ -20,10 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metrics_generic import REP_PREFIX, STEERED_PREFIX
-from inspect_plural.report._sections_annotator import run_label, run_row
-from inspect_plural.report._stats import Bootstrap, Estimate
+from inspect_plural.report._bootstrap import Bootstrap, Estimate
+from inspect_plural.report._logs import LogData
 from inspect_plural.report._tables import (
     Cell,
     Metric,
@@ -35,6 +33,8 @@ from inspect_plural.report._tables import (
     slug,
     wide_table,
 )
+from inspect_plural.report.metrics import REP_PREFIX, STEERED_PREFIX
+from inspect_plural.report.sections._annotator import run_label, run_row
 from inspect_plural.scorers import PanelSummary
 
 __all__ = ["lewidi_section", "panel_section"]

@@ -24,15 +24,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import (
+from inspect_plural.report._bootstrap import Bootstrap
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics._base import (
     MetricValue,
     column,
     log_only,
     stat_value,
 )
-from inspect_plural.report._statistics import CORRELATIONS
-from inspect_plural.report._stats import Bootstrap
+from inspect_plural.report.metrics._statistics import CORRELATIONS
 from inspect_plural.scorers.ratings._values import groups_in_keys
 
 __all__ = [

@@ -20,15 +20,15 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from inspect_plural.report._load import LEWIDI_METRICS, LogData
-from inspect_plural.report._metric_base import (
+from inspect_plural.report._bootstrap import Bootstrap
+from inspect_plural.report._logs import LEWIDI_METRICS, LogData
+from inspect_plural.report.metrics._base import (
     MetricValue,
     column,
     failed_rows,
     log_only,
     mean_value,
 )
-from inspect_plural.report._stats import Bootstrap
 
 __all__ = [
     "PER_ITEM",

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._stats import Bootstrap, Estimate, FloatArray
+from inspect_plural.report._bootstrap import Bootstrap, Estimate, FloatArray
+from inspect_plural.report._logs import LogData
 
 __all__ = [
     "GROUP_MEAN",

@@ -16,9 +16,7 @@ from functools import partial
 
 import numpy as np
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import column
-from inspect_plural.report._sections_annotator import fixed_metrics, run_row
+from inspect_plural.report._logs import LogData
 from inspect_plural.report._tables import (
     Cell,
     Metric,
@@ -28,6 +26,8 @@ from inspect_plural.report._tables import (
     Values,
     wide_table,
 )
+from inspect_plural.report.metrics import column
+from inspect_plural.report.sections._annotator import fixed_metrics, run_row
 
 __all__ = ["FOLD_ROWS", "cost_table", "metrics_section", "other_section", "runs_table"]
 

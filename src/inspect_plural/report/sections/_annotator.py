@@ -16,15 +16,9 @@ from functools import partial
 
 import numpy as np
 
+from inspect_plural.report._bootstrap import Estimate
 from inspect_plural.report._figures import annotator_spread, forest, reliability
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metrics_annotator import (
-    annotator_accuracy,
-    class_cells,
-    distribution_rows,
-    trait_cells,
-)
-from inspect_plural.report._stats import Estimate
+from inspect_plural.report._logs import LogData
 from inspect_plural.report._tables import (
     Cell,
     FigureSpec,
@@ -37,6 +31,12 @@ from inspect_plural.report._tables import (
     slug,
     value_of,
     wide_table,
+)
+from inspect_plural.report.metrics import (
+    annotator_accuracy,
+    class_cells,
+    distribution_rows,
+    trait_cells,
 )
 
 __all__ = ["annotator_section", "fixed_metrics", "personaeval_section", "run_label", "run_row"]
