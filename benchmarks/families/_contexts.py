@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmarks._families_base import HIGH, LOW
+from benchmarks.families._base import HIGH, LOW
 from inspect_plural.records import RatingDimension
 
 __all__ = [

@@ -14,9 +14,9 @@ import math
 import random
 from collections.abc import Sequence
 
-from benchmarks._families_base import Family, require
-from benchmarks._families_contexts import CANDIDATE_NAMES, LABEL_SETS
 from benchmarks._generator import fence, name_variant, prose, quote
+from benchmarks.families._base import Family, require
+from benchmarks.families._contexts import CANDIDATE_NAMES, LABEL_SETS
 from inspect_plural.parsing import (
     READ_AS,
     VERDICTS,

@@ -17,9 +17,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from benchmarks._families_base import HIGH, LOW, Family, require, storable
-from benchmarks._families_contexts import DEBATE_CONTEXTS, RATING_DIMENSIONS, DebateContext
 from benchmarks._generator import ascii_escaped, fence, name_variant, prose
+from benchmarks.families._base import HIGH, LOW, Family, require, storable
+from benchmarks.families._contexts import DEBATE_CONTEXTS, RATING_DIMENSIONS, DebateContext
 from inspect_plural.rating_parsing import (
     DONE_MARKER,
     ScoresParse,

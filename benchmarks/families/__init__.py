@@ -8,11 +8,11 @@ output parsed and raises :class:`Violation` when a result breaks the family's
 invariants; any other exception is a parser bug.
 
 The code lives in private modules, one concept each, re-exported here unchanged: the
-family machinery (``_families_base``: :class:`Family`, :class:`Violation`, the scale
-and the invariant helpers), the contexts (``_families_contexts``), and the families:
-distributions and labels (``_families_options``), ratings and debates
-(``_families_scores``), PERSE (``_families_perse``) and the stakeholders
-(``_families_stakeholders``). This module keeps :data:`FAMILIES`, the order the fuzz
+family machinery (``_base``: :class:`Family`, :class:`Violation`, the scale
+and the invariant helpers), the contexts (``_contexts``), and the families:
+distributions and labels (``_options``), ratings and debates
+(``_scores``), PERSE (``_perse``) and the stakeholders
+(``_stakeholders``). This package keeps :data:`FAMILIES`, the order the fuzz
 benchmark runs them in.
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks._families_base import HIGH, LOW, C, Family, Parser, Violation
-from benchmarks._families_contexts import (
+from benchmarks.families._base import HIGH, LOW, C, Family, Parser, Violation
+from benchmarks.families._contexts import (
     CANDIDATE_NAMES,
     DEBATE_CONTEXTS,
     LABEL_SETS,
@@ -29,10 +29,10 @@ from benchmarks._families_contexts import (
     REVIEW_BOUNDS,
     DebateContext,
 )
-from benchmarks._families_options import DISTRIBUTION, LABELS
-from benchmarks._families_perse import PERSE
-from benchmarks._families_scores import DEBATE, RATINGS
-from benchmarks._families_stakeholders import STAKEHOLDERS
+from benchmarks.families._options import DISTRIBUTION, LABELS
+from benchmarks.families._perse import PERSE
+from benchmarks.families._scores import DEBATE, RATINGS
+from benchmarks.families._stakeholders import STAKEHOLDERS
 
 __all__ = [
     "C",

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import random
 
-from benchmarks._families_base import Family, require, storable
-from benchmarks._families_contexts import REVIEW_BOUNDS
 from benchmarks._generator import ascii_escaped, fence, prose
+from benchmarks.families._base import Family, require, storable
+from benchmarks.families._contexts import REVIEW_BOUNDS
 from inspect_plural.parsing import PLOT_CHOICES, parse_choice
 from inspect_plural.rating_parsing import parse_review
 

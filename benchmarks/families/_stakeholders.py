@@ -12,8 +12,8 @@ import json
 import random
 from typing import Any
 
-from benchmarks._families_base import Family, record_storable, require
 from benchmarks._generator import ascii_escaped, fence, prose
+from benchmarks.families._base import Family, record_storable, require
 from inspect_plural.stakeholders.create import parse_extraction, parse_grouping, parse_personas
 
 __all__ = ["STAKEHOLDERS"]
