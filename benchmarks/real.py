@@ -47,7 +47,7 @@ from benchmarks.protocol import run_minimum
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers.panel._score import DEBATE_KEY
 from inspect_plural.solvers.debate import PanelDebate
-from inspect_plural.tasks._annotator_options import METHODS as ANNOTATOR_METHODS
+from inspect_plural.tasks.annotator._options import METHODS as ANNOTATOR_METHODS
 
 __all__ = ["RUNS", "RealRun", "probe_dialect", "run", "runs", "server", "summary"]
 

@@ -1,4 +1,4 @@
-"""The options of annotator-level tasks, and the method each builds.
+"""The options of annotator-level tasks, checked before any data is read (step 1).
 
 Every annotator-level task (the seven built-in datasets, the generic ``perspective``
 task and :func:`~inspect_plural.tasks.extension.annotator_task`) accepts
@@ -8,14 +8,13 @@ task and :func:`~inspect_plural.tasks.extension.annotator_task`) accepts
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from inspect_ai.solver import Solver
 
 from inspect_plural.errors import OptionError
-from inspect_plural.options import TaskOption, metrics_option
+from inspect_plural.options import RESERVED, TaskOption, check_options, metrics_option
 from inspect_plural.solvers.baselines import annotator_majority, item_majority
 from inspect_plural.solvers.cinemetric import cinemetric
 from inspect_plural.solvers.distribution_baselines import label_prior, uniform
@@ -24,26 +23,26 @@ from inspect_plural.solvers.judge import llm_judge, personalized_judge
 from inspect_plural.solvers.retrieval import retrieval_examples
 from inspect_plural.solvers.stakeholder_panel import stakeholder_panel
 from inspect_plural.solvers.trait_ensemble import trait_ensemble
-from inspect_plural.sources._corpus import AnnotatedCorpus
-from inspect_plural.splits import CorpusSplit
-from inspect_plural.structured import structured_option, structured_value
-from inspect_plural.tasks._protocols import PROTOCOLS, MethodSettings, method_settings
+from inspect_plural.structured import structured_option
+from inspect_plural.tasks._protocols import PROTOCOLS
 
 __all__ = [
+    "check_annotator_options",
     "COMMON_OPTIONS",
     "COMMON_SPECS",
     "ITEM_METHODS",
+    "MAX_EXAMPLES",
     "METHODS",
     "METHOD_OPTIONS",
     "METHOD_SPECS",
     "NEEDS_TRAITS",
+    "PANEL_METHOD",
     "TARGETS",
-    "build_method",
-    "check_method",
     "check_target",
     "dataset_specs",
     "given_method_options",
 ]
+
 
 METHODS: dict[str, Callable[..., Solver]] = {
     "llm_judge": llm_judge,
@@ -61,16 +60,21 @@ METHODS: dict[str, Callable[..., Solver]] = {
 """Methods selectable with ``-T method=NAME`` on every annotator-level task (the
 :data:`ITEM_METHODS` predict an item's distribution: ``-T target=distribution`` only)."""
 
+
 ITEM_METHODS = ("distribution_judge", "uniform", "label_prior", "stakeholder_panel")
 """Methods that predict an item's label distribution directly (no per-annotator runs)."""
 
+
 PANEL_METHOD = "stakeholder_panel"
+
 
 TARGETS = ("annotator", "distribution")
 """Values of the ``target`` option: one sample per judgment, or one per item."""
 
+
 NEEDS_TRAITS = ("personalized_judge",)
 """Methods that show the annotator's traits, so need ``named=true``."""
+
 
 COMMON_SPECS: tuple[TaskOption, ...] = (
     TaskOption("method", "llm_judge", choices=tuple(METHODS), help="the method"),
@@ -137,6 +141,7 @@ COMMON_SPECS: tuple[TaskOption, ...] = (
 )
 """Options every annotator-level task accepts (``-T name=value``)."""
 
+
 METHOD_SPECS: tuple[TaskOption, ...] = (
     TaskOption("training_examples", True, "bool", method="cinemetric"),
     TaskOption("character_names", True, "bool", method="cinemetric"),
@@ -178,14 +183,14 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
 )
 """Options of single methods (``method`` names the method they configure)."""
 
-_PARAMETER = {"retrieval_k": "k"}
-"""Method options whose solver parameter has another name."""
 
 COMMON_OPTIONS: dict[str, Any] = {spec.name: spec.default for spec in COMMON_SPECS}
 """Every common option's default (``None``: chosen by the dataset, protocol or method)."""
 
+
 METHOD_OPTIONS: dict[str, TaskOption] = {spec.name: spec for spec in METHOD_SPECS}
 """Method options by name."""
+
 
 MAX_EXAMPLES = {"retrieval_examples": 100}
 """``max_examples`` defaults that differ from 20: retrieval picks from a larger pool."""
@@ -259,116 +264,25 @@ def check_target(opts: Mapping[str, Any], given: set[str]) -> None:
         )
 
 
-def check_method(
-    name: str,
-    opts: Mapping[str, Any],
-    given: set[str],
-    named: bool,
-    split: CorpusSplit,
-    has_traits: bool,
-) -> None:
-    """Refuse method and setting combinations that cannot work, before any model call.
-
-    Raises:
-        OptionError: The combination, naming the option to change.
-    """
-    for option in sorted(given & set(METHOD_OPTIONS)):
-        owner = METHOD_OPTIONS[option].method
-        if owner != name:
-            raise OptionError(
-                option, f"configures method {owner}, not {name}", f"use -T method={owner}"
-            )
-    if name == PANEL_METHOD and not has_traits and not (opts["personas"] or opts["persona_docs"]):
-        raise OptionError(
-            "personas",
-            f"{PANEL_METHOD}'s default panel has one persona per trait value, and this "
-            "dataset has no annotator traits",
-            'pass -T personas="a nurse; parents: a parent" (inline profiles), a persona file '
-            "written by `inspect-plural personas`, or -T persona_docs=DOCUMENT",
-        )
-    if name == "trait_ensemble" and not has_traits:
-        raise OptionError("method", "trait_ensemble impersonates traits; this dataset has none")
-    if name in NEEDS_TRAITS and not named:
-        raise OptionError(
-            "named",
-            f"{name} shows the annotator's traits: it needs named=true",
-            "run with -T named=true (a dataset without traits cannot be named)",
-        )
-    if name == "trait_ensemble" and opts["trait_scope"] == "own" and not named:
-        raise OptionError(
-            "named",
-            "trait_ensemble impersonates the annotator's own traits: it needs named=true",
-            "or -T trait_scope=all, the official code's every-trait-for-everyone variant",
-        )
-    if name in ("retrieval_examples", "cinemetric") and split.examples.empty:
-        uses_examples = name == "retrieval_examples" or opts["training_examples"]
-        if uses_examples and not (name == "cinemetric" and named):
-            raise OptionError(
-                "adaptation",
-                f"{name} needs the annotators' example judgments, and this split gives "
-                "none (PersEval adaptation=none)",
-                "use -T adaptation=train or test"
-                + (" or named=true" if name == "cinemetric" else ""),
-            )
-    if name == "cinemetric" and not named and not opts["training_examples"]:
-        raise OptionError(
-            "training_examples",
-            "cinemetric with training_examples=false selects characters from traits alone: "
-            "it needs named=true",
-            "run with -T named=true",
-        )
+ANNOTATOR_SPECS = (*COMMON_SPECS, *METHOD_SPECS)
 
 
-def _trait_values(corpus: AnnotatedCorpus) -> list[list[str]]:
-    """Every known ``(dimension, value)`` of the corpus, in dimension then value order."""
-    pairs = {
-        (dim, value)
-        for annotator in corpus.annotators.values()
-        for dim, value in annotator.traits.items()
-        if value and value != "UNK"
-    }
-    order = {dim: i for i, dim in enumerate(corpus.trait_dimensions)}
-    return [[d, v] for d, v in sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p))]
-
-
-def build_method(
-    name: str, opts: Mapping[str, Any], corpus: AnnotatedCorpus, seed: int
-) -> tuple[Solver, MethodSettings]:
-    """The solver of a method with the task's options, and the sampling settings it got.
+def check_annotator_options(
+    task: str, options: dict[str, Any], extra: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """Check an annotator-level task's options before any data is read.
 
     Args:
-        name: The method.
-        opts: The task's parsed options.
-        corpus: The records (``trait_scope=all`` lists every trait value).
-        seed: The task seed.
+        task: The task's name, for messages.
+        options: Every option given (``None`` counts as not given).
+        extra: The task's own option specs (``data_dir``, ``demo``, ``label``, ...).
 
     Returns:
-        The solver and its settings (temperature, max tokens, runs) under the protocol.
+        Every option parsed, defaults filled in.
+
+    Raises:
+        OptionError: An unknown option (with suggestions) or a bad value.
     """
-    factory = METHODS[name]
-    accepted = inspect.signature(factory).parameters
-    settings = method_settings(
-        name, opts["protocol"], opts["temperature"], opts["max_tokens"], opts["reasoning"]
-    )
-    shared = {
-        "seed": seed,
-        "reasoning": settings.reasoning,
-        "prompts": opts["prompts"],
-        "temperature": settings.temperature,
-        "max_tokens": settings.max_tokens,
-        "structured": structured_value(opts["structured"]),
-        "answer_format": opts["answer_format"],
-        "panel_per_epoch": settings.panel_per_epoch,
-    }
-    kwargs = {key: value for key, value in shared.items() if key in accepted}
-    for spec in METHOD_SPECS:
-        if spec.method == name:
-            kwargs[_PARAMETER.get(spec.name, spec.name)] = opts[spec.name]
-    if name == "trait_ensemble" and kwargs.get("trait_scope") == "all":
-        kwargs["trait_values"] = _trait_values(corpus)
-    if name == PANEL_METHOD:
-        given = kwargs.get("personas") is not None or bool(kwargs.get("persona_docs"))
-        kwargs["trait_values"] = None if given else _trait_values(corpus)
-        # one question for the whole dataset (not OpinionQA's, whose questions differ)
-        kwargs["task_description"] = None if corpus.item_scales else corpus.scale.description
-    return factory(**kwargs), settings
+    parsed = check_options(task, (*ANNOTATOR_SPECS, *extra), options, reserved=RESERVED)
+    check_target(parsed, {k for k, v in options.items() if v is not None})
+    return parsed

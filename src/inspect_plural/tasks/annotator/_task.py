@@ -1,13 +1,10 @@
-"""Annotator-level tasks: one sample = one annotator's judgment of one item.
+"""The annotator-level task (step 5): options, split, method and samples made into a ``Task``.
 
 :func:`perspective_task` turns an :class:`~inspect_plural.sources._corpus.AnnotatedCorpus`
-into an Inspect ``Task`` under any split protocol, with any annotator-level method; with
-``-T target=distribution`` one sample is one item and its annotators' label distribution
-(:mod:`inspect_plural.tasks._distribution_task`). The seven dataset tasks (``opinionqa``,
-``dp``, ``brexit``, ``epic``, ``mhs``, ``md_agreement``, ``dices``) are thin wrappers in
-:mod:`inspect_plural.tasks.perspective`, the LeWiDi ones in :mod:`inspect_plural.tasks.lewidi`;
-the options are declared in :mod:`inspect_plural.tasks._annotator_options` and the
-samples built in :mod:`inspect_plural.tasks._annotator_samples`.
+into an Inspect ``Task`` under any split protocol, with any annotator-level method:
+one sample is one annotator's judgment of one item; with ``-T target=distribution``
+one sample is one item and its annotators' label distribution
+(:mod:`._distribution_task`).
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from inspect_plural.errors import OptionError
-from inspect_plural.options import RESERVED, check_options
 from inspect_plural.scorers.perspective import (
     accuracy_by_trait,
     annotator_scorer,
@@ -39,55 +35,18 @@ from inspect_plural.splits import (
     perseval_split,
 )
 from inspect_plural.structured import structured_mode
-from inspect_plural.tasks._annotator_options import (
-    COMMON_OPTIONS,
-    COMMON_SPECS,
-    MAX_EXAMPLES,
-    METHOD_OPTIONS,
-    METHOD_SPECS,
-    METHODS,
-    build_method,
-    check_method,
-    check_target,
-    given_method_options,
-)
-from inspect_plural.tasks._annotator_samples import build_samples, record_to_sample
-from inspect_plural.tasks._distribution_task import distribution_task
 from inspect_plural.tasks._metadata import task_version
 from inspect_plural.tasks._viewer import annotator_viewer
+from inspect_plural.tasks.annotator._annotator_samples import build_samples
+from inspect_plural.tasks.annotator._distribution_task import distribution_task
+from inspect_plural.tasks.annotator._methods import build_method, check_method
+from inspect_plural.tasks.annotator._options import (
+    MAX_EXAMPLES,
+    check_annotator_options,
+    given_method_options,
+)
 
-__all__ = [
-    "COMMON_OPTIONS",
-    "METHODS",
-    "METHOD_OPTIONS",
-    "build_samples",
-    "check_annotator_options",
-    "perspective_task",
-    "record_to_sample",
-]
-
-ANNOTATOR_SPECS = (*COMMON_SPECS, *METHOD_SPECS)
-
-
-def check_annotator_options(
-    task: str, options: dict[str, Any], extra: tuple[Any, ...] = ()
-) -> dict[str, Any]:
-    """Check an annotator-level task's options before any data is read.
-
-    Args:
-        task: The task's name, for messages.
-        options: Every option given (``None`` counts as not given).
-        extra: The task's own option specs (``data_dir``, ``demo``, ``label``, ...).
-
-    Returns:
-        Every option parsed, defaults filled in.
-
-    Raises:
-        OptionError: An unknown option (with suggestions) or a bad value.
-    """
-    parsed = check_options(task, (*ANNOTATOR_SPECS, *extra), options, reserved=RESERVED)
-    check_target(parsed, {k for k, v in options.items() if v is not None})
-    return parsed
+__all__ = ["perspective_task"]
 
 
 def _split(
@@ -155,7 +114,7 @@ def perspective_task(
             ``metrics_preset``, ``metrics``, ``protocol``) and the options of
             :data:`METHOD_OPTIONS` for the chosen method; see the family's docs page.
             ``target=distribution`` builds one sample per item instead
-            (:mod:`inspect_plural.tasks._distribution_task`; ``docs/lewidi.md``).
+            (:mod:`inspect_plural.tasks.annotator._distribution_task`; ``docs/lewidi.md``).
 
     Returns:
         The task.

@@ -1,6 +1,6 @@
 """The distribution target of an annotator-level task (``-T target=distribution``).
 
-One sample per test item (:mod:`inspect_plural.tasks._item_samples`), scored by
+One sample per test item (:mod:`inspect_plural.tasks.annotator._item_samples`), scored by
 :func:`~inspect_plural.scorers.distribution.distribution_scorer` with the LeWiDi metrics
 that apply (all of them under the ``default`` preset, the dataset's official ones under
 ``lewidi``) and, on data with annotator traits, representativeness per trait group.
@@ -33,10 +33,10 @@ from inspect_plural.scorers.distribution import (
 from inspect_plural.scorers.perspective import modal_row, run_mean
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
-from inspect_plural.tasks._annotator_options import MAX_EXAMPLES, given_method_options
-from inspect_plural.tasks._item_samples import build_item_samples, label_set_base
 from inspect_plural.tasks._protocols import MethodSettings
 from inspect_plural.tasks._viewer import distribution_viewer
+from inspect_plural.tasks.annotator._item_samples import build_item_samples, label_set_base
+from inspect_plural.tasks.annotator._options import MAX_EXAMPLES, given_method_options
 
 __all__ = ["EXAMPLE_METHODS", "distribution_task"]
 

@@ -25,7 +25,7 @@ from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, la
 from inspect_plural.records import LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
-from inspect_plural.tasks._annotator_samples import (
+from inspect_plural.tasks.annotator._sample_parts import (
     annotator_examples,
     sample_input,
     training_votes,
