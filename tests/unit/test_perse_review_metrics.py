@@ -32,7 +32,7 @@ from inspect_plural.scorers.personal import (
 )
 from inspect_plural.scorers.personal._review_text import review_bleu
 from inspect_plural.solvers.perse import SHUFFLED_REVIEWS as SOLVER_FLAG
-from inspect_plural.tasks._perse_samples import review_record_to_sample
+from inspect_plural.tasks.perse._samples import review_record_to_sample
 
 REFERENCE = "the cat is on the mat"
 

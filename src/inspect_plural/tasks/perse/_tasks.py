@@ -16,7 +16,7 @@ the release's own split when its file names declare one, else 10% of the reviewe
 drawn with the seed (``split``, ``valid_fraction``). Only the validation reviewers are
 evaluated; the training reviewers' full histories are what matrix factorisation fits.
 
-Options are checked before any data is read (:mod:`~inspect_plural.tasks._perse_options`);
+Options are checked before any data is read (:mod:`~inspect_plural.tasks.perse._options`);
 the task metadata records the method's options, the protocol and the generation
 settings applied, and the metrics level and preset (the method itself is the log's plan).
 """
@@ -65,7 +65,8 @@ from inspect_plural.sources.perse import (
 )
 from inspect_plural.structured import structured_value
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._perse_options import (
+from inspect_plural.tasks._viewer import choice_viewer, review_viewer
+from inspect_plural.tasks.perse._options import (
     DEFAULT_SEED,
     LLM_METHODS,
     PER_DOC_METHODS,
@@ -74,12 +75,11 @@ from inspect_plural.tasks._perse_options import (
     check_perse_options,
     generate_settings,
 )
-from inspect_plural.tasks._perse_samples import (
+from inspect_plural.tasks.perse._samples import (
     local_source,
     preference_record_to_sample,
     review_record_to_sample,
 )
-from inspect_plural.tasks._viewer import choice_viewer, review_viewer
 
 __all__ = [
     "PER_DOC_METHODS",

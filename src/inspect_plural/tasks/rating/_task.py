@@ -4,8 +4,8 @@
 Inspect ``Task`` with any rating method (``maj_eval``, ``geval``, ``chateval``,
 ``rouge_l``). The methods predict a score per dimension and the metrics correlate the
 predictions with the human scores across samples (MAJ-Eval §4). Options are declared
-and checked in :mod:`inspect_plural.tasks._rating_options`, sampling protocols in
-:mod:`inspect_plural.tasks._rating_protocol`, the metric sets in
+and checked in :mod:`inspect_plural.tasks.rating._options`, sampling protocols in
+:mod:`inspect_plural.tasks.rating._protocol`, the metric sets in
 :mod:`inspect_plural.scorers.ratings._metrics`.
 """
 
@@ -30,15 +30,15 @@ from inspect_plural.solvers.geval import geval
 from inspect_plural.solvers.maj_eval import maj_eval
 from inspect_plural.solvers.rouge import rouge_l
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._rating_options import (
+from inspect_plural.tasks._viewer import rating_viewer
+from inspect_plural.tasks.rating._options import (
     METHOD_PARAMETERS,
     RATING_METHOD_OPTIONS,
     RATING_OPTIONS,
     RatingOptions,
     check_rating_options,
 )
-from inspect_plural.tasks._rating_protocol import ProtocolSettings, resolve_protocol
-from inspect_plural.tasks._viewer import rating_viewer
+from inspect_plural.tasks.rating._protocol import ProtocolSettings, resolve_protocol
 
 __all__ = [
     "RATING_METHODS",

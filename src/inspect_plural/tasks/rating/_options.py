@@ -37,7 +37,7 @@ from inspect_plural.stakeholders import (
     select_personas,
 )
 from inspect_plural.structured import structured_option
-from inspect_plural.tasks._rating_protocol import PROTOCOLS, Protocol
+from inspect_plural.tasks.rating._protocol import PROTOCOLS, Protocol
 
 __all__ = [
     "METHOD_PARAMETERS",
