@@ -29,6 +29,32 @@ DEFAULT_C = 10
 """The connections of the comparison (issue 24: 1.39x ideal by default, 1.25x documented)."""
 
 
+def _span(stats: dict[str, Any]) -> float:
+    return float(stats["last_end"] - stats["first_start"])
+
+
+def _row(
+    runner: str, connections: int, latency: float, wall: float, cpu: float, stats: dict[str, Any]
+) -> dict[str, Any]:
+    calls = int(stats["answered"])
+    ideal = calls * latency / connections
+    bound = max(ideal, cpu)
+    return {
+        "runner": runner,
+        "concurrency": connections,
+        "calls": calls,
+        "ideal_s": ideal,
+        "wall_s": wall,
+        "span_s": _span(stats),
+        "cpu_s": cpu,
+        "wall_ratio": wall / ideal,
+        "span_ratio": _span(stats) / ideal,
+        "wall_over_bound": wall / bound,
+        "peak_in_flight": stats["peak_in_flight"],
+        "tokens": stats["prompt_tokens"] + stats["completion_tokens"],
+    }
+
+
 def adaptive_row(
     server: Any, task: Task, logs: str, connections: int, latency: float
 ) -> dict[str, Any]:
@@ -44,8 +70,6 @@ def adaptive_row(
     Returns:
         The row, as :func:`benchmarks.latency._row` writes it.
     """
-    from benchmarks.latency import _row
-
     server.configure(reset=True)
     cpu, start = time.process_time(), time.perf_counter()
     [log] = eval(

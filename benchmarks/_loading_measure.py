@@ -75,7 +75,7 @@ def _measure_annotated(kind: str, folder: str, kwargs: dict[str, str]) -> dict[s
     from inspect_plural.sources.dices import load_dices
     from inspect_plural.sources.mhs import load_mhs
     from inspect_plural.splits import cinemetric_split, perseval_split
-    from inspect_plural.tasks._perspective import build_samples
+    from inspect_plural.tasks.annotator._annotator_samples import build_samples
 
     load = load_mhs if kind == "mhs" else load_dices
     corpus, load_s, load_cpu = _timed(load, data_dir=folder, **kwargs)
@@ -104,8 +104,8 @@ def _measure_lewidi(folder: str) -> dict[str, Any]:
     """Load MP, split it with the lewidi protocol, build the samples of both targets."""
     from inspect_plural.sources.lewidi import load_mp
     from inspect_plural.splits import lewidi_split
-    from inspect_plural.tasks._item_samples import build_item_samples
-    from inspect_plural.tasks._perspective import build_samples
+    from inspect_plural.tasks.annotator._annotator_samples import build_samples
+    from inspect_plural.tasks.annotator._item_samples import build_item_samples
 
     corpus, load_s, load_cpu = _timed(load_mp, data_dir=folder)
     split, split_s, split_cpu = _timed(lewidi_split, corpus)
@@ -170,7 +170,7 @@ def measure_jobs(jobs: Sequence[Job], reset: bool) -> list[dict[str, Any]]:
     import inspect_plural.sources.lewidi
     import inspect_plural.sources.mhs
     import inspect_plural.splits
-    import inspect_plural.tasks._perspective
+    import inspect_plural.tasks.annotator
     import inspect_plural.tasks.personaeval  # noqa: F401  (imports are not timed)
 
     after_imports = _vm_hwm_mb()

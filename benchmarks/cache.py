@@ -26,8 +26,8 @@ from inspect_ai._eval.registry import task_create
 from inspect_ai.log import EvalLog, read_eval_log
 
 from inspect_plural.tasks import BATCH_SUPPORT
-from inspect_plural.tasks._annotator_options import ITEM_METHODS
 from inspect_plural.tasks._batch import STATUS_TEXT, method_families
+from inspect_plural.tasks.annotator import ITEM_METHODS
 
 FAMILY_TASK = {
     "perspective": "inspect_plural/brexit",

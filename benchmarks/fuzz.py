@@ -36,7 +36,7 @@ one-hot, a ranked one positive with a single top option, a turn ending with the
 termination phrase done...).
 
 The families (contexts, answer writers, parsers and their invariants) are in
-:mod:`benchmarks._families`, the generator in :mod:`benchmarks._generator`; this module
+:mod:`benchmarks.families`, the generator in :mod:`benchmarks._generator`; this module
 runs them.
 
 Usage: ``python -m benchmarks.fuzz [--n N] [--seed S] [--json PATH]``.
@@ -54,8 +54,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from benchmarks._families import FAMILIES, Family, Violation
 from benchmarks._generator import generate_output
+from benchmarks.families import FAMILIES, Family, Violation
 
 __all__ = ["FAMILIES", "Family", "ParserResult", "Violation", "fuzz_family", "run", "summary"]
 

@@ -41,7 +41,7 @@ from typing import Any
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
-from benchmarks._latency_default import DEFAULT_C, adaptive_row, print_default_block
+from benchmarks._latency_default import DEFAULT_C, _row, adaptive_row, print_default_block
 from benchmarks._server import DUMMY_KEY, FakeOpenAIServer
 from benchmarks.throughput import bare_task, write_benchmark_csv
 from inspect_plural.tasks import personaeval_literary
@@ -98,32 +98,6 @@ def official_pattern(url: str, bodies: list[dict[str, Any]], workers: int) -> fl
     wall = time.perf_counter() - start
     assert all(answers), "an official-pattern request came back empty"
     return wall
-
-
-def _span(stats: dict[str, Any]) -> float:
-    return float(stats["last_end"] - stats["first_start"])
-
-
-def _row(
-    runner: str, connections: int, latency: float, wall: float, cpu: float, stats: dict[str, Any]
-) -> dict[str, Any]:
-    calls = int(stats["answered"])
-    ideal = calls * latency / connections
-    bound = max(ideal, cpu)
-    return {
-        "runner": runner,
-        "concurrency": connections,
-        "calls": calls,
-        "ideal_s": ideal,
-        "wall_s": wall,
-        "span_s": _span(stats),
-        "cpu_s": cpu,
-        "wall_ratio": wall / ideal,
-        "span_ratio": _span(stats) / ideal,
-        "wall_over_bound": wall / bound,
-        "peak_in_flight": stats["peak_in_flight"],
-        "tokens": stats["prompt_tokens"] + stats["completion_tokens"],
-    }
 
 
 def _workloads(data: Path) -> dict[str, Callable[[], Task]]:

@@ -27,7 +27,7 @@ from inspect_ai import eval
 from benchmarks._counting import log_calls, log_tokens
 from benchmarks.calls import SHARED_PERSE
 from benchmarks.protocol import run_minimum
-from inspect_plural.solvers._factorization import fit_factor_model, training_ratings
+from inspect_plural.solvers.perse._factorization import fit_factor_model, training_ratings
 from inspect_plural.sources.perse import load_per_mpst, split_by_reviewer
 
 RELEASE_REVIEWERS = 1385 + 92

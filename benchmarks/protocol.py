@@ -62,8 +62,8 @@ from benchmarks._item_protocol import (
 )
 from inspect_plural.rating_parsing import parse_score_lines
 from inspect_plural.records import RatingDimension
-from inspect_plural.scorers._panel_profiles import parse_profiles
-from inspect_plural.scorers._panel_score import DEBATE_KEY, PANEL_KEY
+from inspect_plural.scorers.panel._score import DEBATE_KEY, PANEL_KEY
+from inspect_plural.stakeholders._profiles import parse_profiles
 from inspect_plural.stakeholders.create import (
     DEFAULT_MAX_DOC_CHARS,
     read_document,

@@ -45,9 +45,9 @@ from benchmarks._counting import log_calls
 from benchmarks.calls import fresh_caches
 from benchmarks.protocol import run_minimum
 from inspect_plural.prediction import Prediction
-from inspect_plural.scorers._panel_score import DEBATE_KEY
-from inspect_plural.solvers._maj_records import PanelDebate
-from inspect_plural.tasks._annotator_options import METHODS as ANNOTATOR_METHODS
+from inspect_plural.scorers.panel._score import DEBATE_KEY
+from inspect_plural.solvers.debate import PanelDebate
+from inspect_plural.tasks.annotator._options import METHODS as ANNOTATOR_METHODS
 
 __all__ = ["RUNS", "RealRun", "probe_dialect", "run", "runs", "server", "summary"]
 

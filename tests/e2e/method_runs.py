@@ -24,8 +24,7 @@ from inspect_plural.scorers.perspective import accuracy
 from inspect_plural.scorers.role import parse_failures
 from inspect_plural.solvers.cinemetric import CharacterPanel
 from inspect_plural.tasks import perspective
-from inspect_plural.tasks._annotator_options import ITEM_METHODS
-from inspect_plural.tasks._perspective import METHODS
+from inspect_plural.tasks.annotator._options import ITEM_METHODS, METHODS
 
 BREXIT = SHARED_DATA / "brexit"
 TASKS = ["opinionqa", "dp", "brexit", "epic", "mhs", "md_agreement", "dices"]

@@ -14,7 +14,7 @@ from tests.conftest import FAST_LOG, SHARED_DATA
 from tests.conftest import model_events as _model_events
 
 from inspect_plural.prediction import Prediction
-from inspect_plural.solvers._debate import debate_call_budget
+from inspect_plural.solvers.debate._rules import debate_call_budget
 from inspect_plural.solvers.maj_eval import PanelDebate, StakeholderPanel
 from inspect_plural.sources.mslr import MSLR_DIMENSIONS
 from inspect_plural.sources.storysparkqa import STORYSPARKQA_DIMENSIONS

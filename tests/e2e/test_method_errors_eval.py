@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval
 
 from inspect_plural.tasks import perspective
-from inspect_plural.tasks._perspective import METHOD_OPTIONS, METHODS
+from inspect_plural.tasks.annotator._options import METHOD_OPTIONS, METHODS
 
 pytestmark = pytest.mark.e2e
 

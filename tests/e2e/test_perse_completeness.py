@@ -31,8 +31,8 @@ from tests.conftest import score_value as _value
 
 from inspect_plural.options import MAX_HEADLINE_METRICS
 from inspect_plural.records import ReviewSampleMetadata
-from inspect_plural.scorers._review_text import review_bleu, review_rouge1
 from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.personal._review_text import review_bleu, review_rouge1
 from inspect_plural.solvers.perse import ORDER_KEY, shuffled_history
 from inspect_plural.sources.perse import clean_review, load_per_mpst, split_by_reviewer
 

@@ -17,7 +17,7 @@ from inspect_plural.adapters import DatasetPluginError, available_datasets
 from inspect_plural.analysis import method_of
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.tasks import METHODS
-from inspect_plural.tasks._annotator_options import ITEM_METHODS
+from inspect_plural.tasks.annotator._options import ITEM_METHODS
 from inspect_plural.tasks.extension import perspective
 
 pytestmark = pytest.mark.e2e

@@ -27,7 +27,7 @@ from inspect_plural.errors import OptionError
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers import panel
 from inspect_plural.scorers._values import values_of
-from inspect_plural.solvers._maj_records import PanelDebate
+from inspect_plural.solvers.debate._records import PanelDebate
 from inspect_plural.structured import FREE_TEXT_MAX_CHARS, answer_schema
 
 pytestmark = pytest.mark.e2e

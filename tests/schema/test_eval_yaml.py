@@ -26,7 +26,8 @@ from tests.conftest import FAST_LOG
 
 import inspect_plural._registry  # noqa: F401  (registers the tasks)
 import inspect_plural.sources
-from inspect_plural.sources import dices, mslr
+from inspect_plural.sources import dices
+from inspect_plural.sources.mslr import _load as mslr
 from inspect_plural.tasks._metadata import (
     EvalYaml,
     UnknownTaskError,
@@ -212,6 +213,9 @@ def _source_constants() -> list[str]:
     for module_info in pkgutil.iter_modules(inspect_plural.sources.__path__):
         module = importlib.import_module(f"inspect_plural.sources.{module_info.name}")
         source = inspect.getsource(module)
+        if module_info.ispkg:  # a dataset package: its modules define what it re-exports
+            for inner in pkgutil.iter_modules(module.__path__, f"{module.__name__}."):
+                source += inspect.getsource(importlib.import_module(inner.name))
         for name in vars(module):
             if PIN_NAME.match(name) and re.search(rf"^{name}\b[^=\n]*=", source, re.MULTILINE):
                 found.append(f"{module.__name__}.{name}")

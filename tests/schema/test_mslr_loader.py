@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import SHARED_DATA
 
 from inspect_plural.records import RatedOutput
-from inspect_plural.sources import DataNotFoundError, DataRowError, _hub, mslr
+from inspect_plural.sources import DataNotFoundError, DataRowError, _hub
 from inspect_plural.sources.mslr import (
     MSLR_DIMENSIONS,
     MSLR_FACETS,
@@ -30,6 +30,7 @@ from inspect_plural.sources.mslr import (
     read_mslr,
     sample_per_system,
 )
+from inspect_plural.sources.mslr import _load as mslr
 
 MSLR_DIR = SHARED_DATA / "mslr_cochrane"
 SYSTEMS = ["8FWF5T", "AQ85CE", "JB6Z8F", "PX7SGV", "SPNXTA", "VNCH8M"]

@@ -13,8 +13,8 @@ from scipy import stats
 from tests.unit.report_logs import Row, Run
 
 from inspect_plural.records import RatingDimension
-from inspect_plural.scorers._panel_score import PanelGroup, PanelRecord, group_keys, panel_score
-from inspect_plural.solvers._maj_records import Evaluation, GroupDebate
+from inspect_plural.scorers.panel._score import PanelGroup, PanelRecord, group_keys, panel_score
+from inspect_plural.solvers.debate._records import Evaluation, GroupDebate
 from inspect_plural.stakeholders import Persona
 
 # --- annotator-level ------------------------------------------------------------------

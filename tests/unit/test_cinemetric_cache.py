@@ -30,8 +30,8 @@ from inspect_plural._disk_cache import cache_dir
 from inspect_plural.answer_format import CharacterListFormat, declared_answer_format
 from inspect_plural.records import AnnotatorSampleMetadata, Item, LabeledExample, LabelScale
 from inspect_plural.scorers.perspective import annotator_scorer
-from inspect_plural.solvers._cinemetric_panel import PANEL_CACHE, panel_disk_key
 from inspect_plural.solvers.cinemetric import cinemetric
+from inspect_plural.solvers.cinemetric._panel import PANEL_CACHE, panel_disk_key
 
 SCALE = LabelScale(kind="nominal", labels=["no", "yes"], description="Is it rude?")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_plural.solvers._debate import (
+from inspect_plural.solvers.debate._rules import (
     debate_call_budget,
     disagreement_summary,
     fallback_speaker,

@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import pearsonr
 
 from inspect_plural.records import MovieFactors, PersonalReview, ScoredReview, TrainingFactors
-from inspect_plural.solvers._factorization import (
+from inspect_plural.solvers.perse._factorization import (
     BIAS_ITERATIONS,
     FactorModel,
     fit_factor_model,

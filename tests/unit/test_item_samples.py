@@ -21,7 +21,7 @@ from inspect_plural.sources.lewidi import load_mp, load_varierrnli
 from inspect_plural.sources.opinionqa import load_opinionqa
 from inspect_plural.splits import cinemetric_split, lewidi_split
 from inspect_plural.tasks import dp, mp, opinionqa, varierrnli
-from inspect_plural.tasks._item_samples import build_item_samples, label_set_base
+from inspect_plural.tasks.annotator._item_samples import build_item_samples, label_set_base
 from inspect_plural.tasks.perspective import brexit, md_agreement
 
 

@@ -14,7 +14,7 @@ from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources.lewidi import load_csc, load_mp, load_paraphrase, load_varierrnli
 from inspect_plural.splits import lewidi_split
-from inspect_plural.tasks._perspective import build_samples
+from inspect_plural.tasks.annotator._annotator_samples import build_samples
 
 LEWIDI = SHARED_DATA / "lewidi"
 

@@ -3,7 +3,7 @@
 The scripted model answers by call kind (phase-1 scores, debate turns with or without
 NO MORE COMMENTS, closing evaluations, moderator picks, the aggregator's synthesis with
 deliberately wrong averages) and records every call. Each test builds a tiny rating task
-with :func:`~inspect_plural.tasks._panels.rating_task` from a persona file written to
+with :func:`~inspect_plural.tasks.rating._task.rating_task` from a persona file written to
 ``tmp_path`` (group ``Alpha`` of three personas, group ``Solo`` of one) and checks the
 stored debate (:class:`PanelDebate`) against the protocol: calls per group equal
 :func:`debate_call_budget` and the model events in the log, who speaks when, how the
@@ -40,9 +40,9 @@ from inspect_plural.prediction import Prediction
 from inspect_plural.rating_parsing import DONE_MARKER
 from inspect_plural.records import RatedOutput, RatingDimension
 from inspect_plural.scorers._values import values_of
-from inspect_plural.solvers._debate import debate_call_budget
+from inspect_plural.solvers.debate._rules import debate_call_budget
 from inspect_plural.solvers.maj_eval import GroupDebate, PanelDebate, StakeholderPanel
-from inspect_plural.tasks._panels import rating_task
+from inspect_plural.tasks.rating._task import rating_task
 
 DIMENSIONS = [
     RatingDimension(name="overall", title="Overall", description="Overall quality.", low=0, high=1),

@@ -24,7 +24,7 @@ import test_maj_eval as scripted  # type: ignore[import-not-found]
 from inspect_ai.log import EvalSample
 
 from inspect_plural.parsing import extract_json_object
-from inspect_plural.solvers._group_debate import moderator_instruction
+from inspect_plural.solvers.debate._group import moderator_instruction
 
 
 @pytest.fixture(autouse=True)

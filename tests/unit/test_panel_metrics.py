@@ -11,14 +11,14 @@ from inspect_ai.scorer import SampleScore, Score
 
 from inspect_plural.records import RatingDimension
 from inspect_plural.scorers import panel_metrics, panel_summary, units_alpha
-from inspect_plural.scorers._panel_score import (
+from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.panel._score import (
     PanelGroup,
     PanelRecord,
     group_keys,
     panel_score,
 )
-from inspect_plural.scorers._values import values_of
-from inspect_plural.solvers._maj_records import DebateTurn, Evaluation, GroupDebate
+from inspect_plural.solvers.debate._records import DebateTurn, Evaluation, GroupDebate
 from inspect_plural.stakeholders import Persona
 
 HELP = RatingDimension(name="helpfulness", title="Helpfulness", description="d", low=1, high=5)

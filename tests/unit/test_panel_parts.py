@@ -21,24 +21,24 @@ from tests.conftest import offline_output
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.records import RatingDimension
 from inspect_plural.scorers import panel, render_graded
-from inspect_plural.scorers._panel_personas import persona_source
-from inspect_plural.scorers._panel_profiles import (
-    Profile,
-    cached_profiles,
-    parse_profiles,
-    profiles_cache_key,
-)
-from inspect_plural.scorers._panel_rubric import (
+from inspect_plural.scorers.panel._rubric import (
     DEFAULT_DIMENSION,
     parse_dimensions,
     rubric_dimensions,
 )
-from inspect_plural.solvers._score_format import (
+from inspect_plural.solvers.debate._score_format import (
     parse_dimension_scores,
     scale_instruction,
     scale_schema,
 )
 from inspect_plural.stakeholders import persona_config
+from inspect_plural.stakeholders._panel import persona_source
+from inspect_plural.stakeholders._profiles import (
+    Profile,
+    cached_profiles,
+    parse_profiles,
+    profiles_cache_key,
+)
 
 MODEL = "plural/random"
 HELP = RatingDimension(name="helpfulness", title="Helpfulness", description="d", low=1, high=5)

@@ -21,7 +21,7 @@ from benchmarks.protocol import (
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import Score
 
-from inspect_plural.solvers._debate import debate_call_budget
+from inspect_plural.solvers.debate._rules import debate_call_budget
 
 
 def _sample(

@@ -41,7 +41,7 @@ from inspect_plural.rating_parsing import (
 )
 from inspect_plural.records import RatingDimension
 from inspect_plural.solvers._answers import parse_answer
-from inspect_plural.solvers._debate import parse_moderator_pick
+from inspect_plural.solvers.debate._rules import parse_moderator_pick
 from inspect_plural.solvers.geval import sample_mean_score, weighted_score
 from inspect_plural.stakeholders.create import parse_extraction, parse_grouping, parse_personas
 

@@ -18,13 +18,13 @@ import pytest
 from inspect_ai._util.registry import registry_info
 
 from inspect_plural.errors import OptionError, UserError
-from inspect_plural.tasks._perse_options import (
+from inspect_plural.tasks.perse import per_doc, per_mpst
+from inspect_plural.tasks.perse._options import (
     PER_DOC_OPTIONS,
     PER_MPST_OPTIONS,
     check_perse_options,
     generate_settings,
 )
-from inspect_plural.tasks.perse import per_doc, per_mpst
 
 MISSING = "/nonexistent/perse-data"
 """A data folder that does not exist: reading it would raise a data error."""

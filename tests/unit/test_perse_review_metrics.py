@@ -21,7 +21,6 @@ from scipy.stats import kendalltau, pearsonr, spearmanr
 from inspect_plural.options import MAX_HEADLINE_METRICS
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.records import PersonalReview, ScoredReview
-from inspect_plural.scorers._review_text import review_bleu
 from inspect_plural.scorers._values import values_of
 from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
@@ -31,8 +30,9 @@ from inspect_plural.scorers.personal import (
     review_scorer,
     review_summary,
 )
+from inspect_plural.scorers.personal._review_text import review_bleu
 from inspect_plural.solvers.perse import SHUFFLED_REVIEWS as SOLVER_FLAG
-from inspect_plural.tasks._perse_samples import review_record_to_sample
+from inspect_plural.tasks.perse._samples import review_record_to_sample
 
 REFERENCE = "the cat is on the mat"
 

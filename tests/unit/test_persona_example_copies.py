@@ -16,12 +16,6 @@ from inspect_ai.model import Model, get_model
 from tests.conftest import scripted_model
 
 from inspect_plural._disk_cache import write_entry
-from inspect_plural.scorers._panel_profiles import (
-    CACHE_KIND,
-    cached_profiles,
-    parse_profiles,
-    profiles_cache_key,
-)
 from inspect_plural.stakeholders import (
     Document,
     cached_personas,
@@ -30,6 +24,12 @@ from inspect_plural.stakeholders import (
     persona_config,
 )
 from inspect_plural.stakeholders._cache import read_cached, write_cached
+from inspect_plural.stakeholders._profiles import (
+    CACHE_KIND,
+    cached_profiles,
+    parse_profiles,
+    profiles_cache_key,
+)
 from inspect_plural.stakeholders._writing import EXAMPLE_PERSONA_NAME as MAJ_EXAMPLE_NAME
 from inspect_plural.stakeholders._writing import PANEL_EXAMPLE_PERSONA_NAME as EXAMPLE_PERSONA_NAME
 

@@ -17,11 +17,12 @@ from tests.conftest import SHARED_DATA
 
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.sources.storysparkqa import RATINGS_COLUMNS
-from inspect_plural.tasks import _rating_protocol, panels
-from inspect_plural.tasks._panels import RATING_METHODS, headline_coefficients
-from inspect_plural.tasks._rating_options import RATING_METHOD_NAMES, RATING_METHOD_OPTIONS
-from inspect_plural.tasks._rating_protocol import maj_eval_paper_temperature
+from inspect_plural.tasks import panels
 from inspect_plural.tasks.panels import mslr_cochrane, storysparkqa
+from inspect_plural.tasks.rating import _protocol as _rating_protocol
+from inspect_plural.tasks.rating._options import RATING_METHOD_NAMES, RATING_METHOD_OPTIONS
+from inspect_plural.tasks.rating._protocol import maj_eval_paper_temperature
+from inspect_plural.tasks.rating._task import RATING_METHODS, headline_coefficients
 
 TASKS = {"mslr_cochrane": mslr_cochrane, "storysparkqa": storysparkqa}
 

@@ -35,16 +35,16 @@ from inspect_plural.parsing import parse_label
 from inspect_plural.prediction import Prediction
 from inspect_plural.prompts import PromptTemplateError
 from inspect_plural.records import Item, LabelScale
-from inspect_plural.solvers._stakeholder_members import plan_panel, trait_profiles
-from inspect_plural.solvers._stakeholder_records import PanelMember, PersonaVote
-from inspect_plural.solvers._stakeholder_votes import (
+from inspect_plural.solvers.stakeholder_panel import StakeholderVotes, render_vote_prompt
+from inspect_plural.solvers.stakeholder_panel._members import plan_panel, trait_profiles
+from inspect_plural.solvers.stakeholder_panel._records import PanelMember, PersonaVote
+from inspect_plural.solvers.stakeholder_panel._votes import (
     annotator_runs,
     group_shares,
     pool_votes,
     stands_for,
     top_label,
 )
-from inspect_plural.solvers.stakeholder_panel import StakeholderVotes, render_vote_prompt
 from inspect_plural.tasks import brexit
 
 LABELS = ["x", "y"]

@@ -23,7 +23,7 @@ from inspect_plural.records import (
 from inspect_plural.solvers.retrieval import retrieve
 from inspect_plural.solvers.trait_ensemble import trait_ensemble, trait_sentence
 from inspect_plural.sources._corpus import AnnotatedCorpus
-from inspect_plural.tasks._annotator_options import _trait_values
+from inspect_plural.tasks.annotator._methods import _trait_values
 
 SCALE = LabelScale(kind="nominal", labels=["no", "yes"])
 

@@ -8,27 +8,11 @@ papers print; :func:`write_report` draws the figures and writes Markdown, CSV an
 HTML page with a table of contents.
 """
 
+from inspect_plural.report._bootstrap import FLAG_SHARE, MIN_UNITS, Bootstrap, Estimate
 from inspect_plural.report._figures import has_debate
 from inspect_plural.report._grouping import Grouped, flat_configuration, group_runs, label_logs
-from inspect_plural.report._load import (
-    FAMILIES,
-    LEWIDI_METRICS,
-    LoadResult,
-    LogData,
-    NoLogsError,
-    SkippedLog,
-    load_logs,
-)
-from inspect_plural.report._metric_base import MetricValue
-from inspect_plural.report._metrics import HEADLINE, INTERVALS, log_metrics
-from inspect_plural.report._metrics_annotator import (
-    DistributionRows,
-    annotator_accuracy,
-    class_f1,
-    distribution_rows,
-    trait_accuracy,
-)
-from inspect_plural.report._metrics_personal import ShuffleSpread, shuffle_spread
+from inspect_plural.report._load import NoLogsError, load_logs
+from inspect_plural.report._logs import FAMILIES, LEWIDI_METRICS, LoadResult, LogData, SkippedLog
 from inspect_plural.report._read import DEFAULT_ROLE
 from inspect_plural.report._render import (
     FLAG,
@@ -48,17 +32,6 @@ from inspect_plural.report._report import (
     parse_formats,
     write_report,
 )
-from inspect_plural.report._statistics import (
-    class_f1_statistic,
-    ece_statistic,
-    group_macro_f1,
-    kendall,
-    macro_f1_statistic,
-    mean_of_group_means,
-    pearson,
-    spearman,
-)
-from inspect_plural.report._stats import FLAG_SHARE, MIN_UNITS, Bootstrap, Estimate
 from inspect_plural.report._tables import (
     FigureFile,
     FigureSpec,
@@ -69,6 +42,27 @@ from inspect_plural.report._tables import (
     grid_table,
     slug,
     wide_table,
+)
+from inspect_plural.report.metrics import (
+    HEADLINE,
+    INTERVALS,
+    DistributionRows,
+    MetricValue,
+    ShuffleSpread,
+    annotator_accuracy,
+    class_f1,
+    class_f1_statistic,
+    distribution_rows,
+    ece_statistic,
+    group_macro_f1,
+    kendall,
+    log_metrics,
+    macro_f1_statistic,
+    mean_of_group_means,
+    pearson,
+    shuffle_spread,
+    spearman,
+    trait_accuracy,
 )
 
 __all__ = [

@@ -28,10 +28,14 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metrics_annotator import annotator_accuracy, distribution_rows
-from inspect_plural.report._metrics_ratings import rating_dimensions, rating_groups
-from inspect_plural.report._stats import MIN_UNITS, Estimate
+from inspect_plural.report._bootstrap import MIN_UNITS, Estimate
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics import (
+    annotator_accuracy,
+    distribution_rows,
+    rating_dimensions,
+    rating_groups,
+)
 
 __all__ = ["annotator_spread", "debate", "forest", "has_debate", "reliability", "save", "wrap"]
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_plural.report._load import LogData, SkippedLog
+from inspect_plural.report._logs import LogData, SkippedLog
 
 __all__ = ["Grouped", "flat_configuration", "group_runs", "label_logs"]
 

@@ -43,7 +43,7 @@ from inspect_plural.analysis import (
     thinned,
 )
 from inspect_plural.report._replay import SampleCalls, sample_calls
-from inspect_plural.scorers._panel_score import PANEL_KEY
+from inspect_plural.scorers.panel._score import PANEL_KEY
 
 __all__ = [
     "DEFAULT_ROLE",

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from inspect_plural.report._stats import FLAG_SHARE, Estimate
+from inspect_plural.report._bootstrap import FLAG_SHARE, Estimate
 from inspect_plural.report._tables import Cell, Section, Table
 
 __all__ = [

@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from inspect_plural.report._bootstrap import Estimate
 from inspect_plural.report._render import Document, cell_parts, footnotes, format_cell
-from inspect_plural.report._stats import Estimate
 from inspect_plural.report._tables import Cell, FigureFile, Section, Table
 
 __all__ = ["render_html"]

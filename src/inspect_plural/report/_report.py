@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspect_plural.report._load import LogData, SkippedLog, load_logs
-from inspect_plural.report._metric_base import MetricValue
-from inspect_plural.report._metrics import INTERVALS, log_metrics
+from inspect_plural.report._bootstrap import FLAG_SHARE, MIN_UNITS, Bootstrap
+from inspect_plural.report._load import load_logs
+from inspect_plural.report._logs import LogData, SkippedLog
 from inspect_plural.report._parallel import default_jobs, run_all
 from inspect_plural.report._render import (
     Document,
@@ -24,17 +24,20 @@ from inspect_plural.report._render import (
     render_table_markdown,
 )
 from inspect_plural.report._render_html import render_html
-from inspect_plural.report._sections_annotator import annotator_section, personaeval_section
-from inspect_plural.report._sections_panel import lewidi_section, panel_section
-from inspect_plural.report._sections_ratings import perse_section, ratings_section
-from inspect_plural.report._sections_runs import (
+from inspect_plural.report._tables import FigureFile, FigureSpec, Section, Table
+from inspect_plural.report.metrics import INTERVALS, MetricValue, log_metrics
+from inspect_plural.report.sections import (
+    annotator_section,
     cost_table,
+    lewidi_section,
     metrics_section,
     other_section,
+    panel_section,
+    perse_section,
+    personaeval_section,
+    ratings_section,
     runs_table,
 )
-from inspect_plural.report._stats import FLAG_SHARE, MIN_UNITS, Bootstrap
-from inspect_plural.report._tables import FigureFile, FigureSpec, Section, Table
 
 __all__ = ["FORMATS", "Report", "build_report", "parse_formats", "write_report"]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_plural.report._load import LogData
-from inspect_plural.report._metric_base import MetricValue
-from inspect_plural.report._stats import Estimate
+from inspect_plural.report._bootstrap import Estimate
+from inspect_plural.report._logs import LogData
+from inspect_plural.report.metrics import MetricValue
 
 __all__ = [
     "Cell",

@@ -9,56 +9,54 @@ from inspect_plural.scorers._calibration import (
 )
 from inspect_plural.scorers._correlation import CorrelationResult, correlations
 from inspect_plural.scorers._cost import cost
-from inspect_plural.scorers._distribution import (
-    LEWIDI_METRICS,
-    LewidiMetrics,
-    NormaliserConvention,
-    cross_entropy_2023,
-    error_rate,
-    hard_label_micro_f1,
-    manhattan_distance,
-    manhattan_per_item,
-    multilabel_error_rate,
-    multilabel_manhattan_distance,
-    normalized_absolute_distance,
-    ordinal_normaliser,
-    wasserstein_distance,
-    wasserstein_per_item,
-)
-from inspect_plural.scorers._panel_metrics import panel_metrics
-from inspect_plural.scorers._panel_score import PanelGroup, PanelRecord, render_graded
-from inspect_plural.scorers._panel_summary import (
-    ContestedSample,
-    PanelAgreement,
-    PanelCell,
-    PanelSummary,
-    panel_summary,
-)
 from inspect_plural.scorers._prf import grouped_report, prf_report, trait_report
-from inspect_plural.scorers._representativeness import (
-    item_distributions,
-    js_representativeness,
-    representativeness,
-    representativeness_per_item,
-    weighted_distribution,
-)
 from inspect_plural.scorers.distribution import (
     DISTRIBUTION_PRESETS,
+    LEWIDI_METRICS,
     DistributionConfig,
+    LewidiMetrics,
+    NormaliserConvention,
     cross_entropy,
+    cross_entropy_2023,
     decision_label,
     distribution_metric_names,
     distribution_metrics,
     distribution_scorer,
+    error_rate,
     group_representativeness,
+    hard_label_micro_f1,
     hard_micro_f1,
+    item_distributions,
     item_values,
+    js_representativeness,
     manhattan,
+    manhattan_distance,
+    manhattan_per_item,
+    multilabel_error_rate,
+    multilabel_manhattan_distance,
     norm_abs_distance,
+    normalized_absolute_distance,
+    ordinal_normaliser,
     perspectivist_error_rate,
+    representativeness,
+    representativeness_per_item,
     wasserstein,
+    wasserstein_distance,
+    wasserstein_per_item,
+    weighted_distribution,
 )
-from inspect_plural.scorers.panel import panel
+from inspect_plural.scorers.panel import (
+    ContestedSample,
+    PanelAgreement,
+    PanelCell,
+    PanelGroup,
+    PanelRecord,
+    PanelSummary,
+    panel,
+    panel_metrics,
+    panel_summary,
+    render_graded,
+)
 from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
     choice_metrics,

@@ -14,8 +14,12 @@ from inspect_plural.solvers.maj_eval import (
     StakeholderPanel,
     maj_eval,
 )
-from inspect_plural.solvers.perse import perse_aspect, perse_review
-from inspect_plural.solvers.perse_baselines import matrix_factorization, prior_average
+from inspect_plural.solvers.perse import (
+    matrix_factorization,
+    perse_aspect,
+    perse_review,
+    prior_average,
+)
 from inspect_plural.solvers.retrieval import retrieval_examples, retrieve
 from inspect_plural.solvers.role_identification import aggregate_answers, role_identification
 from inspect_plural.solvers.rouge import RougeRecord, rouge_l

@@ -25,8 +25,8 @@ cached on disk) or from the file shipped for the task. They are loaded once per 
 and copied into every sample's store as :class:`StakeholderPanel`; the whole debate is
 in :class:`PanelDebate`.
 
-The debate itself is :mod:`inspect_plural.solvers._group_debate`'s, shared with the
-``panel`` scorer; the records are in :mod:`inspect_plural.solvers._maj_records`.
+The debate itself is :mod:`inspect_plural.solvers.debate._group`'s, shared with the
+``panel`` scorer; the records are in :mod:`inspect_plural.solvers.debate._records`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,15 @@ from inspect_ai.util import span
 
 from inspect_plural.prediction import PanelScores
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
-from inspect_plural.solvers._debate_settings import (
+from inspect_plural.solvers._limits import ANSWER_MAX_TOKENS
+from inspect_plural.solvers._ratings import (
+    SCORE_HIGH,
+    SCORE_LOW,
+    mean_scores,
+    render_rated,
+    write_rating_prediction,
+)
+from inspect_plural.solvers.debate import (
     AGENT,
     AGGREGATE,
     CLOSING,
@@ -49,24 +57,14 @@ from inspect_plural.solvers._debate_settings import (
     MODERATOR,
     PHASE1,
     DebateSettings,
-    GradingInput,
-    check_templates,
-)
-from inspect_plural.solvers._group_debate import debate_groups
-from inspect_plural.solvers._limits import ANSWER_MAX_TOKENS
-from inspect_plural.solvers._maj_records import (
     DebateTurn,
     Evaluation,
+    GradingInput,
     GroupDebate,
     PanelDebate,
     StakeholderPanel,
-)
-from inspect_plural.solvers._ratings import (
-    SCORE_HIGH,
-    SCORE_LOW,
-    mean_scores,
-    render_rated,
-    write_rating_prediction,
+    check_templates,
+    debate_groups,
 )
 from inspect_plural.stakeholders import (
     PERSONA_SEED,

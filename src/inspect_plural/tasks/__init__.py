@@ -1,14 +1,10 @@
 """Inspect tasks, one module per task family."""
 
 from inspect_plural.tasks._batch import BATCH_SUPPORT, BatchSupport, batch_table
-from inspect_plural.tasks._panels import RATING_METHODS, rated_record_to_sample, rating_task
-from inspect_plural.tasks._perspective import (
-    COMMON_OPTIONS,
-    METHODS,
-    build_samples,
-    perspective_task,
+from inspect_plural.tasks.annotator import COMMON_OPTIONS, METHODS, build_samples, perspective_task
+from inspect_plural.tasks.annotator._annotator_samples import (
+    record_to_sample as perspective_record_to_sample,
 )
-from inspect_plural.tasks._perspective import record_to_sample as perspective_record_to_sample
 
 # the generic ``perspective`` task is not re-exported here: the name would hide the module
 # inspect_plural.tasks.perspective (import it from inspect_plural or tasks.extension)
@@ -37,6 +33,7 @@ from inspect_plural.tasks.perspective import (
     mhs,
     opinionqa,
 )
+from inspect_plural.tasks.rating import RATING_METHODS, rated_record_to_sample, rating_task
 
 __all__ = [
     "BATCH_SUPPORT",

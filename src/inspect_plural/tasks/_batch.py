@@ -20,10 +20,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from inspect_plural.tasks._panels import RATING_METHODS
-from inspect_plural.tasks._perspective import METHODS
+from inspect_plural.tasks.annotator import METHODS
 from inspect_plural.tasks.perse import PER_DOC_METHODS, PER_MPST_METHODS
 from inspect_plural.tasks.personaeval import METHODS as PERSONAEVAL_METHODS
+from inspect_plural.tasks.rating import RATING_METHODS
 
 __all__ = [
     "BATCH_SUPPORT",

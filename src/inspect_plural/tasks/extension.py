@@ -27,7 +27,7 @@ from inspect_plural.adapters import (
 )
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._perspective import (
+from inspect_plural.tasks.annotator import (
     COMMON_OPTIONS,
     METHOD_OPTIONS,
     check_annotator_options,

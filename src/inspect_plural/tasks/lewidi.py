@@ -27,7 +27,7 @@ from inspect_plural.sources.lewidi import (
     load_paraphrase,
     load_varierrnli,
 )
-from inspect_plural.tasks._annotator_options import dataset_specs
+from inspect_plural.tasks.annotator import dataset_specs
 from inspect_plural.tasks.perspective import DEFAULT_SEED, dataset_options, protocol_task
 
 __all__ = ["LEWIDI_TASKS", "armis", "convabuse", "csc", "mp", "paraphrase", "varierrnli"]

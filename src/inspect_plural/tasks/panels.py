@@ -1,10 +1,10 @@
 """The two rating tasks of MAJ-Eval: MSLR-Cochrane summaries and StorySparkQA QA pairs.
 
 Both take their own data options and the options shared by rating tasks
-(:data:`~inspect_plural.tasks._rating_options.RATING_OPTIONS`: ``method``, ``protocol``,
+(:data:`~inspect_plural.tasks.rating._options.RATING_OPTIONS`: ``method``, ``protocol``,
 ``temperature``, ``prompts``, ``metrics``, ``metrics_preset``, ``correlation``,
 ``absolute``, ``alpha_level``, ``alpha_dimensions``) and the options of the chosen method
-(:data:`~inspect_plural.tasks._rating_options.RATING_METHOD_OPTIONS`: ``personas``,
+(:data:`~inspect_plural.tasks.rating._options.RATING_METHOD_OPTIONS`: ``personas``,
 ``max_rounds``, ``geval_mode``, ``chateval_strategy``, ``rouge_type``, ...). Every option
 is parsed and checked before any data is read.
 """
@@ -36,9 +36,7 @@ from inspect_plural.sources.storysparkqa import (
     load_storysparkqa,
     storysparkqa_files,
 )
-from inspect_plural.tasks._panels import rating_task
-from inspect_plural.tasks._rating_options import check_rating_options
-from inspect_plural.tasks._rating_protocol import PAPER_SAMPLE_PER_SYSTEM
+from inspect_plural.tasks.rating import PAPER_SAMPLE_PER_SYSTEM, check_rating_options, rating_task
 
 __all__ = ["MSLR_OPTIONS", "STORYSPARKQA_OPTIONS", "mslr_cochrane", "storysparkqa"]
 

@@ -2,7 +2,7 @@
 
 Every task takes ``data_dir``, ``demo``, ``seed`` and (where the dataset has several)
 ``label``, plus the options shared by all annotator-level tasks, passed through to
-:func:`~inspect_plural.tasks._perspective.perspective_task` (``method``, ``split``,
+:func:`~inspect_plural.tasks.annotator.perspective_task` (``method``, ``split``,
 ``n_annotators``, ``k_train``, ``m_test``, ``adaptation``, ``extended``, ``named``,
 ``max_examples``, ``answer_format``, ``reasoning``, ``temperature``, ``max_tokens``,
 ``prompts``, ``metrics_preset``, ``metrics``, ``protocol``, and the single-method options
@@ -27,8 +27,13 @@ from inspect_plural.sources.md_agreement import MD_AGREEMENT_LABELS, load_md_agr
 from inspect_plural.sources.mhs import MHS_LABELS, load_mhs
 from inspect_plural.sources.opinionqa import load_opinionqa
 from inspect_plural.splits import SplitProtocol
-from inspect_plural.tasks._annotator_options import COMMON_SPECS, METHOD_SPECS, dataset_specs
-from inspect_plural.tasks._perspective import check_annotator_options, perspective_task
+from inspect_plural.tasks.annotator import (
+    COMMON_SPECS,
+    METHOD_SPECS,
+    check_annotator_options,
+    dataset_specs,
+    perspective_task,
+)
 
 __all__ = [
     "DATASET_PROTOCOLS",

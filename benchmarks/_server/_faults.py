@@ -1,0 +1,55 @@
+"""Seeded fault injection per request index: HTTP 500, 429 with ``Retry-After``, timeouts."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+__all__ = ["FaultPlan"]
+
+
+# --------------------------------------------------------------------------- faults
+
+
+@dataclass
+class FaultPlan:
+    """Seeded faults, each with its own rate, decided per request index.
+
+    Attributes:
+        seed: Seed of the fault draws.
+        error_rate: Share of requests answered HTTP 500 (after the latency).
+        rate_limit_rate: Share answered HTTP 429 at once, with ``Retry-After``.
+        timeout_rate: Share held without an answer until the client disconnects (or
+            ``hold_s`` passes): set it above the client's attempt timeout.
+        retry_after: ``Retry-After`` of the 429s, in seconds.
+        hold_s: How long a timed-out request is held at most.
+        fail_after: After this many answered requests every request fails with
+            ``fail_status`` (None: never), a hard outage that interrupts a run.
+        fail_status: The status of that outage (400: not retried by the client).
+        fail_indices: Request indices that fail with ``fail_status`` (a targeted hard
+            failure, e.g. one call of one sample).
+
+    """
+
+    seed: int = 0
+    error_rate: float = 0.0
+    rate_limit_rate: float = 0.0
+    timeout_rate: float = 0.0
+    retry_after: float = 1.0
+    hold_s: float = 30.0
+    fail_after: int | None = None
+    fail_status: int = 400
+    fail_indices: tuple[int, ...] = ()
+
+    def outcome(self, index: int) -> str:
+        """``ok``, ``error``, ``rate_limit`` or ``timeout`` for the index-th request."""
+        u = random.Random(f"{self.seed}:{index}").random()
+        for name, rate in (
+            ("error", self.error_rate),
+            ("rate_limit", self.rate_limit_rate),
+            ("timeout", self.timeout_rate),
+        ):
+            if u < rate:
+                return name
+            u -= rate
+        return "ok"

@@ -1,0 +1,262 @@
+"""Per-item values of the distribution target, each one LeWiDi function on a single item.
+
+:func:`item_values` computes a sample's score value from its
+:class:`~inspect_plural.item_records.ItemSampleMetadata` and the method's records, by
+calling the pure functions of :mod:`inspect_plural.scorers.distribution._lewidi` and
+:mod:`inspect_plural.scorers.distribution._representativeness` on that one item, so that the corpus
+metrics (means over items, rounded where the official code rounds) equal the official
+definitions (see :mod:`inspect_plural.scorers.distribution`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
+
+from inspect_plural.item_records import (
+    AnnotatorPredictions,
+    ItemSampleMetadata,
+    SteeredDistributions,
+)
+from inspect_plural.label_sets import encode_label_set, label_set_indicators
+from inspect_plural.prediction import Prediction
+from inspect_plural.scorers._prf import FAILED
+from inspect_plural.scorers.distribution._lewidi import (
+    NormaliserConvention,
+    cross_entropy_2023,
+    error_rate,
+    manhattan_distance,
+    multilabel_error_rate,
+    multilabel_manhattan_distance,
+    normalized_absolute_distance,
+    ordinal_normaliser,
+    wasserstein_distance,
+)
+from inspect_plural.scorers.distribution._representativeness import (
+    js_representativeness,
+    representativeness,
+)
+
+__all__ = [
+    "DISTRIBUTION_PRESETS",
+    "REP_KEY",
+    "REP_STEERED_KEY",
+    "DistributionConfig",
+    "HardLabel",
+    "decision_label",
+    "item_values",
+    "predicted_vector",
+]
+
+HardLabel = Literal["majority", "file"]
+REP_KEY = "rep/"
+"""Prefix of the per-group representativeness keys: ``rep/<dimension>=<value>``."""
+REP_STEERED_KEY = "rep_steered/"
+"""Prefix of the steered ones: ``rep_steered/<dimension>=<value>``."""
+
+
+class DistributionConfig(BaseModel):
+    """Explicit definitions of the distribution metrics; a preset is a named instance.
+
+    Attributes:
+        decimals: Round as the official LeWiDi code (5) where it rounds, or not (None).
+        normaliser: The divisor of the normalised absolute distance: ``code`` (the number
+            of scale values, 11 and 6, as the official scorer) or ``range`` (the largest
+            distance, 10 and 5, as its docstring).
+        hard_label: The gold of the hard-label F1: ``file`` (the release's hard label,
+            LeWiDi 2023; the majority where it has none) or ``majority`` (the most
+            frequent label among the item's test judgments, ties broken by a seeded draw).
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    decimals: int | None = None
+    normaliser: NormaliserConvention = "range"
+    hard_label: HardLabel = "majority"
+
+
+DISTRIBUTION_PRESETS: dict[str, DistributionConfig] = {
+    "default": DistributionConfig(),
+    "lewidi": DistributionConfig(decimals=5, normaliser="code", hard_label="file"),
+}
+"""Named definitions (``-T metrics_preset=NAME`` under ``-T target=distribution``)."""
+
+
+def predicted_vector(
+    distribution: Mapping[str, float] | None, labels: Sequence[str]
+) -> npt.NDArray[np.float64]:
+    """A predicted distribution as a vector in scale order (uniform when missing or empty)."""
+    vector = np.array([float((distribution or {}).get(label, 0.0)) for label in labels])
+    if vector.sum() <= 0:
+        return np.full(len(labels), 1.0 / len(labels))
+    result: npt.NDArray[np.float64] = vector / vector.sum()
+    return result
+
+
+def decision_label(
+    probs: npt.ArrayLike, labels: Sequence[str], kind: str, base: Sequence[str]
+) -> str:
+    """Every annotator's label as a distribution predicts it (the metric's best guess).
+
+    Used when a method predicts only the distribution (``distribution_judge``, the
+    baselines), for the perspectivist metrics.
+
+    Args:
+        probs: The distribution over ``labels``.
+        labels: The scale's labels.
+        kind: The scale's kind (``ordinal`` or ``nominal``).
+        base: Base labels of a label-set scale (empty otherwise).
+
+    Returns:
+        The most likely label (nominal; the first on ties); the median (ordinal: the
+        lowest label whose cumulative share reaches 1/2, which minimises the expected
+        absolute distance); on label sets, the set of base labels whose share reaches
+        1/2 (at least the most likely one), which minimises the expected per-label error.
+    """
+    p = np.asarray(probs, dtype=float)
+    if base:
+        marginals = p @ label_set_indicators(list(labels), list(base)).astype(float)
+        members = [b for b, m in zip(base, marginals) if m >= 0.5]
+        return encode_label_set(members or [base[int(np.argmax(marginals))]], base)
+    if kind == "ordinal":
+        return labels[int(np.searchsorted(np.cumsum(p), 0.5 - 1e-12))]
+    return labels[int(np.argmax(p))]
+
+
+def _hard(metadata: ItemSampleMetadata, config: DistributionConfig) -> str | None:
+    if config.hard_label == "file" and metadata.hard_label is not None:
+        return metadata.hard_label
+    return metadata.majority_label
+
+
+def _soft(
+    metadata: ItemSampleMetadata, p: np.ndarray, ok: bool, config: DistributionConfig
+) -> dict[str, float]:
+    labels = metadata.labels
+    if metadata.multilabel:
+        base = metadata.base_labels
+        marginals = p @ label_set_indicators(labels, base).astype(float)
+        gold = [metadata.gold[b] for b in base]
+        return {"manhattan": multilabel_manhattan_distance([gold], [marginals], config.decimals)}
+    t = np.array([[metadata.gold.get(label, 0.0) for label in labels]])
+    values = {
+        "manhattan": manhattan_distance(t, [p], config.decimals),
+        "cross_entropy": cross_entropy_2023(t, [p]),
+    }
+    if metadata.scale is not None and metadata.scale.kind == "ordinal":
+        values["wasserstein"] = wasserstein_distance(t, [p])
+    hard = _hard(metadata, config)
+    if hard is not None:
+        gold_index = labels.index(hard)
+        pred = int(np.argmax(p)) if ok else FAILED
+        values |= {
+            "gold": float(gold_index),
+            "pred": float(pred),
+            "hard_correct": float(gold_index == pred),
+        }
+    return values
+
+
+def _perspectivist(
+    metadata: ItemSampleMetadata, predicted: Sequence[str | None], config: DistributionConfig
+) -> dict[str, float]:
+    """Error rate or normalised distance of each annotator's predicted label (failures wrong)."""
+    labels = metadata.labels
+    gold = [a.label for a in metadata.annotators]
+    if not gold:
+        return {}
+    if metadata.multilabel:
+        base = metadata.base_labels
+        t = label_set_indicators(gold, base)
+        rows = [
+            label_set_indicators([p], base)[0] if p is not None else 1 - t[i]
+            for i, p in enumerate(predicted)
+        ]
+        return {"error_rate": multilabel_error_rate([t], [np.array(rows)], config.decimals)}
+    if metadata.scale is not None and metadata.scale.kind == "ordinal":
+        g = [labels.index(label) for label in gold]
+        worst = [0 if k >= len(labels) - 1 - k else len(labels) - 1 for k in g]
+        q = [labels.index(p) if p is not None else w for p, w in zip(predicted, worst)]
+        scale = ordinal_normaliser(len(labels), config.normaliser)
+        return {"norm_abs_distance": normalized_absolute_distance([g], [q], scale)}
+    shown = [p if p is not None else "\x00unparsed" for p in predicted]
+    return {"error_rate": error_rate([gold], [shown], config.decimals)}
+
+
+def _representative(p: np.ndarray, group: np.ndarray, ordinal: bool) -> float:
+    if ordinal:
+        return representativeness([p], [group])
+    return js_representativeness([p], [group])
+
+
+def _groups(
+    metadata: ItemSampleMetadata, p: np.ndarray, steered: SteeredDistributions | None
+) -> dict[str, float]:
+    labels = metadata.labels
+    ordinal = metadata.scale is not None and metadata.scale.kind == "ordinal"
+    values: dict[str, float] = {}
+    steered_groups = {a.persona for a in steered.answers} if steered else set()
+    for key, shares in metadata.groups.items():
+        group = np.array([shares.get(label, 0.0) for label in labels])
+        if group.sum() <= 0:
+            continue
+        values[REP_KEY + key] = _representative(p, group, ordinal)
+        if steered is not None and key in steered_groups:
+            q = predicted_vector(steered.distributions.get(key), labels)
+            values[REP_STEERED_KEY + key] = _representative(q, group, ordinal)
+    return values
+
+
+def item_values(
+    metadata: ItemSampleMetadata,
+    prediction: Prediction,
+    runs: AnnotatorPredictions | None,
+    steered: SteeredDistributions | None,
+    config: DistributionConfig,
+) -> dict[str, float]:
+    """The score value of one item sample (numbers only).
+
+    Args:
+        metadata: The item sample's metadata (gold, annotators, groups).
+        prediction: The method's item prediction (its distribution; a failure or a
+            missing distribution counts as the uniform distribution).
+        runs: The per-annotator runs of a pooled method (None: each annotator's label is
+            :func:`decision_label` of the distribution).
+        steered: The steered distributions, when the method steered.
+        config: The metric definitions.
+
+    Returns:
+        ``manhattan`` (every scale), ``wasserstein`` (ordinal), ``cross_entropy``,
+        ``gold``/``pred``/``hard_correct`` (the hard label's index and the predicted
+        top label's, single-label scales), ``error_rate`` (nominal) or
+        ``norm_abs_distance`` (ordinal), ``rep/<dimension>=<value>`` and
+        ``rep_steered/<dimension>=<value>`` per trait group, ``parse_ok``, ``pooled``,
+        ``n_annotators``, ``n_labels``, ``ordinal``, ``multilabel``.
+    """
+    labels = metadata.labels
+    ok = bool(prediction.parse_ok and prediction.distribution)
+    p = predicted_vector(prediction.distribution if ok else None, labels)
+    kind = metadata.scale.kind if metadata.scale is not None else "nominal"
+    if runs is not None and runs.runs:
+        by_id = {run.annotator_id: run.label for run in runs.runs}
+        predicted = [by_id.get(a.annotator_id) for a in metadata.annotators]
+    else:
+        label = decision_label(p, labels, kind, metadata.base_labels) if ok else None
+        predicted = [label] * len(metadata.annotators)
+    values: dict[str, float] = {
+        "parse_ok": float(ok),
+        "pooled": float(runs is not None),
+        "n_annotators": float(len(metadata.annotators)),
+        "n_labels": float(len(labels)),
+        "ordinal": float(kind == "ordinal"),
+        "multilabel": float(metadata.multilabel),
+    }
+    values |= _soft(metadata, p, ok, config)
+    values |= _perspectivist(metadata, predicted, config)
+    values |= _groups(metadata, p, steered)
+    return values

@@ -1,0 +1,169 @@
+"""The DP JSON-lines file read into records: one annotator per rater, items by comment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from inspect_plural.records import Annotator, Item
+from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
+from inspect_plural.sources._hub import sha256_of
+from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources.dp._fields import (
+    DP_LABELS,
+    DP_TOXICITY_LABELS,
+    DP_TRAITS,
+    UNKNOWN_TRAIT,
+    _flag_values,
+    _is_missing,
+    _rater_ids,
+    _trait_values,
+)
+
+__all__ = ["COMMENT_COLUMNS", "read_dp_jsonl"]
+
+
+COMMENT_COLUMNS = ("comment", "comment_id", "ratings")
+
+
+def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) -> AnnotatedCorpus:
+    """Read the DP JSON-lines file into records.
+
+    Args:
+        path: The file.
+        label: ``toxic_score`` (default) or one of the binary flags of :data:`DP_LABELS`.
+        demo: Whether the file is demo data.
+
+    Returns:
+        The corpus.
+
+    Raises:
+        ValueError: An unknown label, or a comment field missing from the whole file.
+        DataRowError: A line that is not a JSON object, or a rating with a bad label.
+
+    """
+    if label not in DP_LABELS:
+        raise ValueError(f"unknown DP label {label!r}; one of {list(DP_LABELS)}")
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    numbered = [(n, line) for n, line in enumerate(lines) if line.strip()]
+    try:
+        records = [json.loads(line) for _, line in numbered]
+    except json.JSONDecodeError:
+        for n, line in numbered:
+            try:
+                json.loads(line)
+            except json.JSONDecodeError as ex:
+                raise DataRowError(path, n, "(line)", f"not valid JSON ({ex.msg})") from None
+        raise
+    for (n, _), record in zip(numbered, records):
+        if not isinstance(record, dict):
+            raise DataRowError(path, n, "(line)", "expected one JSON object per line")
+    if not records:
+        raise DataRowError(path, 0, "(line)", "the file holds no comments")
+    comments = pd.DataFrame(records, dtype=object)
+    missing = [c for c in COMMENT_COLUMNS if c not in comments.columns]
+    if missing:
+        raise ValueError(f"{path} lacks field(s) {missing}; has {list(comments.columns)}")
+    comments["_row"] = [n for n, _ in numbered]
+
+    item_ids = comments["comment_id"].map(lambda v: "" if _is_missing(v) else str(v).strip())
+    texts = comments["comment"].map(lambda v: "" if _is_missing(v) else str(v).strip())
+    for field, values in (("comment_id", item_ids), ("comment", texts)):
+        empty = values == ""
+        if empty.any():
+            raise DataRowError(
+                path, int(comments["_row"][empty].iloc[0]), field, "missing or empty"
+            )
+    bad_list = ~comments["ratings"].map(lambda v: isinstance(v, list))
+    if bad_list.any():
+        row = int(comments["_row"][bad_list].iloc[0])
+        raise DataRowError(path, row, "ratings", "expected a list of rating objects")
+    comments["item_id"] = item_ids
+
+    exploded = comments[["_row", "item_id", "ratings"]].explode("ratings", ignore_index=True)
+    exploded = exploded[exploded["ratings"].notna()]
+    exploded["_position"] = exploded.groupby("_row", sort=False).cumcount()
+    not_object = ~exploded["ratings"].map(lambda v: isinstance(v, dict))
+    if not_object.any():
+        bad = exploded[not_object].iloc[0]
+        raise DataRowError(
+            path, int(bad["_row"]), f"ratings[{bad['_position']}]", "expected a JSON object"
+        )
+    ratings = pd.DataFrame(exploded["ratings"].tolist(), dtype=object)
+    where = exploded[["_row", "item_id", "_position"]].reset_index(drop=True)
+    if label not in ratings.columns:
+        raise ValueError(f"{path}: no rating has the field {label!r}")
+    raw = ratings[label]
+    if label == "toxic_score":
+        numbers = pd.to_numeric(raw.map(lambda v: None if isinstance(v, bool) else v), "coerce")
+        valid = numbers.isin(range(len(DP_TOXICITY_LABELS)))
+        problem = f"expected an integer 0-{len(DP_TOXICITY_LABELS) - 1}"
+    else:
+        numbers = _flag_values(raw)
+        valid = numbers.notna()
+        problem = "expected a boolean (true/false)"
+    if not valid.all():
+        position = int((~valid).to_numpy().argmax())
+        bad = where.iloc[position]
+        raise DataRowError(
+            path,
+            int(bad["_row"]),
+            f"ratings[{bad['_position']}].{label}",
+            f"{raw.iloc[position]!r}: {problem}",
+        )
+
+    annotator_ids = _rater_ids(ratings)
+    judgments, _ = dedupe_judgments(
+        pd.DataFrame(
+            {
+                "annotator_id": annotator_ids.to_numpy(),
+                "item_id": where["item_id"].to_numpy(),
+                "label": numbers.astype(int).to_numpy(),
+            }
+        )
+    )
+    items: dict[str, Item] = {}
+    for item_id, text in zip(comments["item_id"], texts):
+        items.setdefault(item_id, Item(id=item_id, text=text))
+
+    first = ~annotator_ids.duplicated(keep="first")
+    trait_columns = {
+        name: (
+            field
+            if field in ratings.columns or field != "political_affilation"
+            else "political_affiliation"
+        )
+        for name, field in DP_TRAITS.items()
+    }
+    profile = pd.DataFrame(
+        {
+            name: (
+                _trait_values(ratings.loc[first, field])
+                if field in ratings.columns
+                else UNKNOWN_TRAIT
+            )
+            for name, field in trait_columns.items()
+        },
+        index=ratings.index[first],
+    )
+    names = list(DP_TRAITS)
+    annotators = {
+        a: Annotator(id=a, traits=dict(zip(names, values)))
+        for a, values in zip(
+            annotator_ids[first].tolist(), profile[names].to_numpy(dtype=object).tolist()
+        )
+    }
+    kind = "demo data written for inspect_plural" if demo else "local DP JSON lines"
+    return AnnotatedCorpus(
+        name="dp",
+        scale=DP_LABELS[label],
+        annotators=annotators,
+        items=items,
+        judgments=judgments,
+        origin=f"{kind} {path.name} (sha256 {sha256_of(path)[:16]})",
+        demo=demo,
+        trait_dimensions=names,
+    )

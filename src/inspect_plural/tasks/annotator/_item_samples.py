@@ -1,0 +1,228 @@
+"""Item samples of the distribution target: one test item = one Inspect ``Sample``.
+
+:func:`build_item_samples` turns a split into samples whose metadata follows
+:class:`~inspect_plural.item_records.ItemSampleMetadata`. An item's *annotators* are the
+people whose judgments of it the split holds out (its test judgments): under the
+``lewidi`` split every annotator of an official test item, under ``cinemetric`` and
+``perseval`` the sampled test annotators who judged it. Its gold distribution is theirs:
+the release's soft label when the item has one and all its judgments are held out (so
+scores reproduce the LeWiDi leaderboards, which use the files' 2-decimal soft labels),
+else the share of each label among the test judgments, each weighed by its annotator's
+survey weight when the data ships weights (OpinionQA).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+from inspect_ai.dataset import Sample
+
+from inspect_plural.item_records import ItemAnnotator, ItemSampleMetadata, group_key
+from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, label_sets
+from inspect_plural.records import LabelScale
+from inspect_plural.sources._corpus import AnnotatedCorpus
+from inspect_plural.splits import CorpusSplit
+from inspect_plural.tasks.annotator._sample_parts import (
+    annotator_examples,
+    sample_input,
+    training_votes,
+)
+
+__all__ = ["SKIPPED_TRAIT_VALUES", "build_item_samples", "label_set_base"]
+
+SKIPPED_TRAIT_VALUES = ("", "UNK")
+"""Trait values that form no group (unknown)."""
+
+
+def label_set_base(scale: LabelScale) -> list[str]:
+    """The base labels when a scale's labels are label sets (VariErrNLI), else empty.
+
+    Args:
+        scale: A scale.
+
+    Returns:
+        The base labels in their canonical order, when the scale lists exactly every
+        non-empty set of them (:func:`~inspect_plural.label_sets.label_sets`).
+    """
+    base = [label for label in scale.labels if LABEL_SET_JOINER not in label]
+    if len(base) < 2 or len(base) == len(scale.labels):
+        return []
+    try:
+        return base if label_sets(base) == scale.labels else []
+    except ValueError:
+        return []
+
+
+def _own_votes(corpus: AnnotatedCorpus, split: CorpusSplit) -> dict[str, dict[str, int]]:
+    """Each test annotator's labels over all their example judgments, label -> count."""
+    counts: dict[str, Counter[str]] = {}
+    for annotator_id, item_id, label in split.examples[
+        ["annotator_id", "item_id", "label"]
+    ].itertuples(index=False):
+        label_name = corpus.scale_of(item_id).labels[int(label)]
+        counts.setdefault(str(annotator_id), Counter())[label_name] += 1
+    return {a: dict(c) for a, c in counts.items()}
+
+
+class _ItemRows:
+    """An item's test judgments: annotator ids, label indices and weights."""
+
+    def __init__(self) -> None:
+        self.annotators: list[str] = []
+        self.labels: list[int] = []
+        self.weights: list[float] = []
+
+
+def _group_distributions(
+    corpus: AnnotatedCorpus, rows: _ItemRows, labels: list[str]
+) -> tuple[dict[str, dict[str, float]], dict[str, int]]:
+    """Each trait group's (weighted) label distribution among an item's annotators."""
+    totals: dict[str, np.ndarray] = {}
+    sizes: Counter[str] = Counter()
+    for annotator_id, label, weight in zip(rows.annotators, rows.labels, rows.weights):
+        traits = corpus.annotators[annotator_id].traits
+        for dimension in corpus.trait_dimensions:
+            value = traits.get(dimension) or ""
+            if value in SKIPPED_TRAIT_VALUES:
+                continue
+            key = group_key(dimension, value)
+            totals.setdefault(key, np.zeros(len(labels)))[label] += weight
+            sizes[key] += 1
+    groups = {}
+    for key, counts in totals.items():
+        total = float(counts.sum())
+        shares = counts / total if total > 0 else np.full(len(labels), 1.0 / len(labels))
+        groups[key] = dict(zip(labels, shares.tolist()))
+    return groups, dict(sizes)
+
+
+def _majority(counts: np.ndarray, labels: list[str], seed: int, item_id: str) -> str:
+    best = float(counts.max())
+    tied = [labels[k] for k in range(len(labels)) if np.isclose(counts[k], best)]
+    return tied[0] if len(tied) == 1 else random.Random(f"{seed}:majority:{item_id}").choice(tied)
+
+
+def _gold(
+    corpus: AnnotatedCorpus,
+    item_id: str,
+    shares: np.ndarray,
+    labels: list[str],
+    base: list[str],
+    whole: bool,
+) -> tuple[dict[str, float], bool]:
+    """The item's gold distribution, and whether it is the release's soft label."""
+    soft = corpus.item_soft_labels.get(item_id)
+    keys = base or labels
+    if soft is not None and whole and set(keys) <= set(soft):
+        return {key: float(soft[key]) for key in keys}, True
+    if base:
+        membership = label_set_indicators(labels, base).astype(float)  # (sets, base labels)
+        return dict(zip(base, (shares @ membership).tolist())), False
+    return dict(zip(labels, shares.tolist())), False
+
+
+def build_item_samples(
+    corpus: AnnotatedCorpus,
+    split: CorpusSplit,
+    named: bool,
+    max_examples: int | None = 20,
+    seed: int = 42,
+    with_examples: bool = False,
+) -> list[Sample]:
+    """The samples of the distribution target: one per test item, in the corpus's order.
+
+    Args:
+        corpus: The records.
+        split: The split: its test judgments define the items and their annotators.
+        named: Whether traits are visible to methods.
+        max_examples: At most this many example judgments per annotator (seeded); None: all.
+        seed: Seed of that subset and of majority ties.
+        with_examples: Copy each annotator's example judgments into the item's sample
+            (only the methods that show examples need them: they would otherwise copy
+            every annotator's examples into every one of their items).
+
+    Returns:
+        The samples: id the item id, input the item, target its hard label (the
+        release's when it ships one, else the majority of its test judgments), metadata
+        following :class:`~inspect_plural.item_records.ItemSampleMetadata`.
+
+    """
+    rows: dict[str, _ItemRows] = {}
+    weights = corpus.annotator_weights
+    for annotator_id, item_id, label in split.test[["annotator_id", "item_id", "label"]].itertuples(
+        index=False
+    ):
+        entry = rows.setdefault(str(item_id), _ItemRows())
+        entry.annotators.append(str(annotator_id))
+        entry.labels.append(int(label))
+        entry.weights.append(float(weights.get(str(annotator_id), 1.0)))
+    all_counts = corpus.judgments["item_id"].value_counts()
+    if with_examples:
+        examples, own_votes = annotator_examples(corpus, split, max_examples, seed)
+    else:
+        examples, own_votes = {}, _own_votes(corpus, split)
+    dumps = {a: [ex.model_dump() for ex in own] for a, own in examples.items()}
+    item_counts, pool_counts = training_votes(corpus, split)
+    base = [] if corpus.item_scales else label_set_base(corpus.scale)
+    samples = []
+    for item_id in (i for i in corpus.items if i in rows):
+        item, entry = corpus.items[item_id], rows[item_id]
+        scale = corpus.scale_of(item_id)
+        labels = scale.labels
+        counts = np.zeros(len(labels))
+        np.add.at(counts, np.asarray(entry.labels), np.asarray(entry.weights))
+        shares = (
+            counts / counts.sum() if counts.sum() > 0 else np.full(len(labels), 1 / len(labels))
+        )
+        whole = len(entry.annotators) == int(all_counts.get(item_id, 0))
+        gold, from_file = _gold(corpus, item_id, shares, labels, base, whole)
+        groups, sizes = (
+            _group_distributions(corpus, entry, labels) if corpus.trait_dimensions else ({}, {})
+        )
+        majority = _majority(counts, labels, seed, item_id)
+        annotators = [
+            ItemAnnotator(
+                annotator_id=annotator_id,
+                label=labels[label],
+                traits=dict(corpus.annotators[annotator_id].traits) if named else {},
+                metric_traits=dict(corpus.annotators[annotator_id].traits),
+                weight=weight,
+                own_votes=own_votes.get(annotator_id, {}),
+            )
+            for annotator_id, label, weight in zip(entry.annotators, entry.labels, entry.weights)
+        ]
+        own_item = item_counts.get(item_id, {})
+        metadata: dict[str, Any] = ItemSampleMetadata(
+            dataset=corpus.name + ("_demo" if corpus.demo else ""),
+            item_id=item_id,
+            scale=scale,
+            demo=corpus.demo,
+            item=item,
+            gold=gold,
+            gold_source="file" if from_file else "weighted judgments" if weights else "judgments",
+            base_labels=base,
+            hard_label=corpus.item_hard_labels.get(item_id),
+            majority_label=majority,
+            annotators=annotators,
+            groups=groups,
+            group_sizes=sizes,
+            item_votes={labels[i]: n for i, n in own_item.items() if i < len(labels)},
+            pool_votes={labels[i]: n for i, n in pool_counts.items() if i < len(labels)},
+            named=named,
+            split=split.protocol,
+        ).model_dump()
+        if dumps:
+            for annotator in metadata["annotators"]:
+                annotator["training"] = dumps.get(annotator["annotator_id"], [])
+        samples.append(
+            Sample(
+                id=item_id,
+                input=sample_input(item),
+                target=corpus.item_hard_labels.get(item_id) or majority,
+                metadata=metadata,
+            )
+        )
+    return samples
