@@ -107,7 +107,9 @@ def run_suite(quick: bool, sections: list[str], json_path: str | None) -> int:
             "summary": [f"{name}: {line}" for name, line in lines],
             "sections": results,
         }
-        Path(json_path).write_text(json.dumps(document, indent=2, default=str) + "\n")
+        Path(json_path).write_text(
+            json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8"
+        )
         print(f"wrote {json_path}")
     return 1 if failed else 0
 
