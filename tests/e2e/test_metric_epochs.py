@@ -41,9 +41,14 @@ from tests.conftest import FAST_LOG
 from tests.metric_epochs import assert_agreeing_epochs_change_nothing, run_metrics
 
 import inspect_plural.tasks as tasks
-from inspect_plural.scorers import modal_row, panel, rating_mean, role_mean
-from inspect_plural.scorers._panel_metrics import panel_metrics
-from inspect_plural.scorers._rating_panels import rating_cost
+from inspect_plural.scorers import (
+    modal_row,
+    panel,
+    panel_metrics,
+    rating_cost,
+    rating_mean,
+    role_mean,
+)
 from inspect_plural.scorers._values import values_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
