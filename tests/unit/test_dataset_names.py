@@ -108,6 +108,7 @@ def test_the_entry_points_are_read_once_per_sys_path(
     assert len(installed) == 2  # a changed sys.path may hold new plugins
 
 
+@pytest.mark.slow
 def test_importing_and_building_a_built_in_task_reads_no_dataset_entry_points() -> None:
     code = """
 import importlib.metadata as metadata
