@@ -12,6 +12,8 @@ Sections, in order (each a module with ``run(quick) -> dict`` and ``summary(dict
 * ``faults``: seeded 500/429/timeouts and an interrupted run resumed with eval_retry.
 * ``cache``: every method twice with Inspect's cache; the second run makes no call.
 * ``report``: ``inspect-plural report`` on a directory of 100 demo logs (under 30 s).
+* ``startup``: ``import inspect_plural._registry`` and ``inspect-plural --help`` against
+  ``import inspect_ai`` and ``inspect --help``, as ratios of fresh processes.
 * ``real`` (only with ``--only real``; never in ``--quick``, the full run or CI): every
   method of every family against a real model on a local OpenAI-compatible server
   (``LOCAL_BASE_URL``), with and without structured output.
@@ -47,6 +49,7 @@ SECTIONS = [
     "faults",
     "cache",
     "report",
+    "startup",
     "real",
     "real_latency",
 ]
@@ -61,6 +64,7 @@ MODULES = {
     "faults": "benchmarks.faults",
     "cache": "benchmarks.cache",
     "report": "benchmarks.report",
+    "startup": "benchmarks.startup",
     "real": "benchmarks.real",
     "real_latency": "benchmarks.real_latency",
 }
@@ -107,7 +111,9 @@ def run_suite(quick: bool, sections: list[str], json_path: str | None) -> int:
             "summary": [f"{name}: {line}" for name, line in lines],
             "sections": results,
         }
-        Path(json_path).write_text(json.dumps(document, indent=2, default=str) + "\n")
+        Path(json_path).write_text(
+            json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8"
+        )
         print(f"wrote {json_path}")
     return 1 if failed else 0
 

@@ -166,12 +166,13 @@ def measure_jobs(jobs: Sequence[Job], reset: bool) -> list[dict[str, Any]]:
     Returns:
         One result per job.
     """
-    import inspect_plural.sources.dices
-    import inspect_plural.sources.lewidi
-    import inspect_plural.sources.mhs
-    import inspect_plural.splits
-    import inspect_plural.tasks.annotator
-    import inspect_plural.tasks.personaeval  # noqa: F401  (imports are not timed)
+    # imported up front, so that the imports are not timed
+    import inspect_plural.sources.dices  # noqa: F401
+    import inspect_plural.sources.lewidi  # noqa: F401
+    import inspect_plural.sources.mhs  # noqa: F401
+    import inspect_plural.splits  # noqa: F401
+    import inspect_plural.tasks.annotator  # noqa: F401
+    import inspect_plural.tasks.personaeval  # noqa: F401
 
     after_imports = _vm_hwm_mb()
     ru_after_imports = _ru_maxrss_mb()

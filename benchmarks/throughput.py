@@ -265,5 +265,5 @@ def main(
     )
     result.update({f"chance_{k}": float(v) for k, v in chance.items()})
     if json_path:
-        Path(json_path).write_text(json.dumps(result, indent=2))
+        Path(json_path).write_text(json.dumps(result, indent=2), encoding="utf-8")
     return result

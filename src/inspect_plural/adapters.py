@@ -19,6 +19,13 @@ The built-in annotator datasets are registered in the same group (their loaders 
 Records may be given as the pydantic models or as plain mappings; they are validated
 once, in one pass, and any problem raises :class:`DatasetPluginError` naming the plugin
 and the offending record.
+
+Names: a built-in dataset keeps its name whatever else is installed. A third-party
+adapter named like one (``brexit``) does not replace it: it is reachable under its
+qualified name ``package:name`` (``my-package:brexit``, the distribution's name as pip
+shows it), and a warning names both. Every adapter also answers to its qualified name;
+a name two third-party packages both register must be given qualified. The entry points
+are read once per ``sys.path``, and only when a dataset is looked up by name.
 """
 
 from __future__ import annotations
@@ -26,13 +33,20 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import pandas as pd
 from pydantic import BaseModel, ValidationError
 
-from inspect_plural.errors import UserError, closest
+from inspect_plural._dataset_entry_points import (
+    ENTRY_POINT_GROUP,
+    DatasetPluginError,
+    available_datasets,
+    describe_entry_point,
+    plugin_identity,
+    resolve_dataset,
+)
+from inspect_plural.errors import closest
 from inspect_plural.records import Annotator, Item, Judgment, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.splits import SplitProtocol
@@ -45,10 +59,9 @@ __all__ = [
     "available_datasets",
     "build_corpus",
     "load_dataset",
+    "plugin_identity",
+    "resolve_dataset",
 ]
-
-ENTRY_POINT_GROUP = "inspect_plural.datasets"
-"""The entry-point group dataset adapters register in."""
 
 SplitName = SplitProtocol
 """A split protocol a dataset may default to (``lewidi`` needs ``item_splits``)."""
@@ -97,56 +110,6 @@ DatasetAdapter = Callable[..., "DatasetRecords | AnnotatedCorpus"]
 """The type of an adapter: keyword options in, records (or a built corpus) out."""
 
 
-class DatasetPluginError(UserError, ValueError):
-    """A dataset plugin is missing, cannot be loaded, or yields malformed records.
-
-    A :class:`~inspect_plural.errors.UserError`: Inspect prints it without a traceback.
-
-    Args:
-        plugin: The plugin's name, with the package and object that provide it.
-        problem: What is wrong.
-
-    """
-
-    def __init__(self, plugin: str, problem: str) -> None:
-        self.plugin = plugin
-        super().__init__(f"dataset plugin {plugin}: {problem}")
-
-
-def available_datasets() -> dict[str, EntryPoint]:
-    """The installed dataset adapters: name -> entry point (later installs do not shadow)."""
-    found: dict[str, EntryPoint] = {}
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(entry.name, entry)
-    return found
-
-
-def _describe(entry: EntryPoint) -> str:
-    dist = getattr(entry, "dist", None)
-    package = f" from package {dist.name} {dist.version}" if dist is not None else ""
-    return f"{entry.name!r} ({entry.value}{package})"
-
-
-def plugin_identity(name: str) -> dict[str, str]:
-    """Which adapter a dataset name resolves to: entry point, package and version.
-
-    Args:
-        name: The adapter's entry-point name.
-
-    Returns:
-        ``name``, ``entry_point`` (``module:object``), ``package`` and ``version``
-        (empty when the entry point has no distribution).
-    """
-    entry = available_datasets()[name]
-    dist = getattr(entry, "dist", None)
-    return {
-        "name": name,
-        "entry_point": entry.value,
-        "package": dist.name if dist is not None else "",
-        "version": dist.version if dist is not None else "",
-    }
-
-
 def _check_options(
     plugin: str,
     adapter: Callable[..., Any],
@@ -182,7 +145,7 @@ def load_dataset(
     """Run the adapter registered under ``name`` with ``options``.
 
     Args:
-        name: The adapter's entry-point name.
+        name: The adapter's name, bare or qualified (``package:name``).
         task_options: The task's own option names (suggested for a misspelled option).
         **options: Keyword options for the adapter (``data_dir``, ``demo``, ...).
 
@@ -190,18 +153,12 @@ def load_dataset(
         What the adapter returned: :class:`DatasetRecords`, or a corpus already built.
 
     Raises:
-        DatasetPluginError: No such adapter, it cannot be imported, it rejects the
-            options, or it returns something else.
+        DatasetPluginError: No such adapter (or a name several packages register), it
+            cannot be imported, it rejects the options, or it returns something else.
 
     """
-    found = available_datasets()
-    if name not in found:
-        raise DatasetPluginError(
-            repr(name),
-            f"not installed; installed dataset plugins ({ENTRY_POINT_GROUP}): {sorted(found)}",
-        )
-    entry = found[name]
-    plugin = _describe(entry)
+    entry = resolve_dataset(name)
+    plugin = describe_entry_point(entry)
     try:
         adapter = entry.load()
     except Exception as ex:  # the plugin's own import failure, reported with its name

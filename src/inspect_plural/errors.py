@@ -1,6 +1,6 @@
 """Errors caused by the user's input, printed by Inspect without a traceback.
 
-Inspect's command line prints a :class:`~inspect_ai._util.error.PrerequisiteError` as its
+Inspect's command line prints a :class:`~inspect_plural._inspect_private.PrerequisiteError` as its
 message alone (no traceback) and exits non-zero; every error that a user's input causes
 (an option, a file, a data folder, a method that does not fit the task) is therefore a
 :class:`UserError`, a subclass of it. A bug in the package is any other exception and
@@ -16,8 +16,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from inspect_ai._util.error import PrerequisiteError
 from rich.text import Text
+
+from inspect_plural._inspect_private import PrerequisiteError
 
 __all__ = ["OptionError", "UserError", "closest"]
 

@@ -166,8 +166,9 @@ def _brexit_users(corpus: AnnotatedCorpus, seed: int, test_fraction: float) -> l
 
     users = list(dict.fromkeys(corpus.judgments["annotator_id"].tolist()))  # first seen order
     groups = [corpus.annotators[u].traits.get("group", "") for u in users]
+    # shuffled (scikit-learn's default) with ``random_state`` as the seed
     _, test_users = train_test_split(
-        users, test_size=test_fraction, random_state=seed, shuffle=True, stratify=groups
+        users, test_size=test_fraction, random_state=seed, stratify=groups
     )
     return [str(u) for u in test_users]
 

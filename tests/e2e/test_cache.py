@@ -35,7 +35,7 @@ from tests.conftest import FAST_LOG
 from inspect_plural.tasks import BATCH_SUPPORT
 from inspect_plural.tasks._batch import method_families
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LIMIT = 2
 DISPLAY = "log"

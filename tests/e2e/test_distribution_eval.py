@@ -177,6 +177,7 @@ def test_opinionqa_demo_representativeness_steered_and_unsteered_per_group(
     assert len(keys) <= MAX_HEADLINE_METRICS
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MP_TEST.is_file(), reason="no ../shared/data/lewidi here")
 def test_uniform_method_on_mp_test_gives_the_json_manhattan() -> None:
     records = json.loads(MP_TEST.read_text(encoding="utf-8"))

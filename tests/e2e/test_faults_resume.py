@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from benchmarks import faults
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

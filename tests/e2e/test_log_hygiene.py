@@ -244,11 +244,13 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return [Path(r.location) for r in results]
 
 
+@pytest.mark.slow
 def test_logs_hold_no_key_and_no_path(logs: list[Path]) -> None:
     found = [leak for log in logs for leak in log_leaks(log)[0]]
     assert not found, "\n".join(map(str, found[:30]))
 
 
+@pytest.mark.slow
 def test_the_allowance_is_exercised(logs: list[Path]) -> None:
     """The scan does see the paths passed (so a clean result means something)."""
     allowed = [leak for log in logs for leak in log_leaks(log)[1]]
@@ -267,6 +269,7 @@ def test_the_allowance_is_exercised(logs: list[Path]) -> None:
     }
 
 
+@pytest.mark.slow
 def test_task_metadata_names_data_without_paths(logs: list[Path]) -> None:
     for log in logs:
         with zipfile.ZipFile(log) as archive:

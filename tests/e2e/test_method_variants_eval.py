@@ -121,6 +121,7 @@ def test_trait_ensemble_all_traits_for_everyone(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- reproducibility
 
 
+@pytest.mark.slow
 def test_cinemetric_runs_are_reproducible(tmp_path: Path) -> None:
     def outcome(log: EvalLog) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
         samples = {str(s.id): s for s in samples_of(log)}

@@ -162,6 +162,7 @@ def test_every_method_runs_on_every_task(task: str, method: str, tmp_path: Path)
 # --------------------------------------------------------------------------- budget
 
 
+@pytest.mark.slow
 def test_cinemetric_budget_on_real_brexit(tmp_path: Path) -> None:
     task = perspective.brexit(data_dir=str(BREXIT), method="cinemetric")
     by_annotator: dict[str, list[str]] = defaultdict(list)

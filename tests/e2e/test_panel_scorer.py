@@ -179,6 +179,7 @@ def _metrics(log: EvalLog, scorer: str = "panel") -> dict[str, float]:
     return {k: m.value for k, m in result.metrics.items()}
 
 
+@pytest.mark.slow
 def test_inspect_score_from_the_shell_appends_the_panel(story_log: Path, tmp_path: Path) -> None:
     scored = tmp_path / "scored.eval"
     command = [
@@ -216,6 +217,7 @@ def test_inspect_score_from_the_shell_appends_the_panel(story_log: Path, tmp_pat
     assert sorted(calls) == [3, 3, 3 + 3]
 
 
+@pytest.mark.slow
 def test_a_misspelt_option_fails_in_a_few_lines_from_the_shell(story_log: Path) -> None:
     command = [
         *(sys.executable, "-m", "inspect_ai", "score", str(story_log)),

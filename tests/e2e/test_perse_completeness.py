@@ -364,6 +364,7 @@ def test_the_default_log_has_at_most_25_metrics(
 # --------------------------------------------------------------------------- the shell
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "names"),
     [

@@ -72,6 +72,7 @@ def _per_group_macro_f1(
     return float(np.mean(values))
 
 
+@pytest.mark.slow
 def test_brexit_real_data_annotator_macro_f1_matches_sklearn(tmp_path: Path) -> None:
     log = _run("brexit", tmp_path, data_dir=str(BREXIT))
     assert log.samples is not None and len(log.samples) == 640  # PersEval's BREXIT test set

@@ -101,6 +101,7 @@ def test_the_plugin_runs_under_the_distribution_target(
             assert gold[label] == pytest.approx(share)
 
 
+@pytest.mark.slow
 def test_the_plugin_package_own_task_uses_the_public_factory(
     toy_plugin: Path, tmp_path: Path
 ) -> None:

@@ -201,6 +201,7 @@ def _placeholders(prompt: str, data: list[str]) -> list[str]:
     return [p for p in PLACEHOLDER.findall(prompt) if p not in ALLOWED_TAGS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [pytest.param(name, marks=XFAIL.get(name, ())) for name in CASES])
 def test_no_prompt_holds_a_placeholder(
     name: str, prompts: dict[str, list[tuple[str, list[str]]]]

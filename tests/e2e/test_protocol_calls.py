@@ -18,7 +18,7 @@ from benchmarks._counting import COUNTER
 from benchmarks.calls import PERSONA_DOCUMENT, execute, quick_runs
 from benchmarks.protocol import NO_CALLS
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

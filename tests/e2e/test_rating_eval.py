@@ -50,6 +50,7 @@ pytestmark = pytest.mark.e2e
 # --------------------------------------------------------------------------- ROUGE-L
 
 
+@pytest.mark.slow
 def test_rouge_l_on_all_600_real_mslr_summaries(tmp_path: Path) -> None:
     log = run_rating(
         "mslr_cochrane", tmp_path, limit=None, model="none/none", method="rouge_l", metrics="full"

@@ -107,6 +107,7 @@ def _estimate(rows: list[dict[str, str]], table: str, row: str, column: str) -> 
     return float(match["estimate"])
 
 
+@pytest.mark.slow
 def test_report_of_a_directory_of_logs(
     logs: tuple[Path, dict[str, EvalLog]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

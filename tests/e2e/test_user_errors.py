@@ -71,6 +71,7 @@ CASES = [
 """Every kind of user error, in-process: a ``UserError`` whose message fits 10 lines."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "named"), CLI_CASES)
 def test_the_command_line_prints_a_user_error_alone(
     args: list[str], named: str, tmp_path: Path

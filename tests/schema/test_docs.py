@@ -97,7 +97,9 @@ def test_setup_commands_match_ci() -> None:
     assert install == (
         "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && inspect-plural demo"
     )
-    assert tests == 'pip install -e ".[dev]" && python -m pytest -q'
+    assert tests == 'pip install -e ".[dev]" && python -m pytest -q -m "not slow"'
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert 'pip install --quiet -e ".[dev]"' in ci
-    assert re.search(r"^python -m pytest -q$", ci, re.MULTILINE)
+    assert re.search(r'^python -m pytest -q -m "not slow"$', ci, re.MULTILINE)
+    assert re.search(r"^python -m pytest -q -m slow$", ci, re.MULTILINE)
+    assert re.search(r"^bash \.ci/wheel$", ci, re.MULTILINE)

@@ -187,6 +187,7 @@ def test_perspective_demo_has_the_same_samples_as_its_dataset_task() -> None:
     assert [s.id for s in generic.dataset] == [s.id for s in builtin.dataset]
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_logged_versions_equal_eval_yaml(tmp_path: Path) -> None:
     names = [n for n in _listed() if n not in NOT_YET or n in _registered()]

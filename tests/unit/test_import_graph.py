@@ -40,11 +40,12 @@ LAYERS: dict[str, int] = {
             "models",
             "_concurrency",
             "_disk_cache",
+            "_inspect_private",
         ),
         0,
     ),
     # 1: official files -> records, and the split protocols
-    **dict.fromkeys(("sources", "splits", "adapters"), 1),
+    **dict.fromkeys(("sources", "splits", "adapters", "_dataset_entry_points"), 1),
     # 2: stakeholder personas (made from documents or the datasets' task descriptions)
     "stakeholders": 2,
     # 3: methods

@@ -22,7 +22,9 @@ PER_DOC_FILE = PERSE_DATA / "PerDOC.I.sample.jsonl"
 def _rows(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         pytest.skip(f"{path} is not available")
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 # --------------------------------------------------------------------------------------

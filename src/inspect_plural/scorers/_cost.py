@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.model._model import sample_total_tokens
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from inspect_plural._inspect_private import sample_total_tokens
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers._values import values_of
 

@@ -17,7 +17,8 @@ def mean_by_key(scores: list[Score]) -> Score:
     Unlike Inspect's ``mean``, keys may differ between epochs, and the arithmetic is in
     floats (``math.fsum``, then one division): Inspect's ``statistics.mean`` works in
     exact fractions, about 50 microseconds per key per sample even with one epoch,
-    which is most of the cost of reducing a score of a dozen keys. A score that is not
+    which is most of the cost of reducing a score of a dozen keys. Epochs that agree on a
+    number keep it exactly. A score that is not
     a dict (an unscored sentinel) is skipped; the answer, explanation and metadata are
     the first scored epoch's, as with Inspect's reducers. Every number of the score is
     reduced, the shown ones and those in its metadata
@@ -37,5 +38,8 @@ def mean_by_key(scores: list[Score]) -> Score:
     for key in dict.fromkeys(k for row in values for k in row):
         present = [x for row in values if key in row and math.isfinite(x := float(row[key]))]
         if present:
-            reduced[key] = math.fsum(present) / len(present)
+            # equal epochs keep their value exactly: fsum(3 * [x]) / 3 can be x's
+            # neighbouring float, and that breaks ties a rank correlation depends on
+            same = all(x == present[0] for x in present)
+            reduced[key] = present[0] if same else math.fsum(present) / len(present)
     return with_values(rows[0], reduced)

@@ -21,10 +21,9 @@ import logging
 import sys
 from types import FrameType
 
-__all__ = ["UndefinedWarnings", "interim_recomputation"]
+from inspect_plural._inspect_private import PROGRESS_METRICS_MODULE as _RUN_MODULE
 
-_RUN_MODULE = "inspect_ai._eval.task.run"
-"""The module whose progress-display callback recomputes metrics while a task runs."""
+__all__ = ["UndefinedWarnings", "interim_recomputation"]
 
 _DISPLAY_CALLBACK = "compute"
 """Its name: the closure ``update_metrics_display_fn.<locals>.compute``."""

@@ -93,7 +93,10 @@ def make_score(
 def values_of(score: Score) -> dict[str, float]:
     """Every number of a sample's score, at full precision.
 
-    The metadata's numbers win over the shown (rounded) ones; a score written before this
+    The metadata's numbers win over the shown (rounded) ones, except where a shown number
+    is not its metadata number rounded: an epoch reducer that reads only ``Score.value``
+    (Inspect's ``--epochs-reducer mean``, ``mode``, ...) changed it and kept the first
+    epoch's metadata, so the shown number is the reduced one. A score written before this
     layout (every number in ``Score.value``) is read from its value.
 
     Args:
@@ -102,14 +105,23 @@ def values_of(score: Score) -> dict[str, float]:
     Returns:
         Key -> number (empty when the score holds none).
     """
-    numbers: dict[str, float] = {}
-    sources: tuple[Any, ...] = (score.value, (score.metadata or {}).get(VALUES_KEY))
-    for source in sources:
-        if isinstance(source, Mapping):
-            for key, value in source.items():
-                if isinstance(value, int | float):
-                    numbers[str(key)] = float(value)
-    return numbers
+    shown = _numbers(score.value)
+    numbers = _numbers((score.metadata or {}).get(VALUES_KEY))
+    for key, value in shown.items():
+        stored = numbers.get(key)
+        if stored is None or not _same(value, rounded(stored)):
+            numbers[key] = value
+    return {key: numbers[key] for key in dict.fromkeys([*shown, *numbers])}
+
+
+def _numbers(source: Any) -> dict[str, float]:
+    if not isinstance(source, Mapping):
+        return {}
+    return {str(k): float(v) for k, v in source.items() if isinstance(v, int | float)}
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or (math.isnan(a) and math.isnan(b))
 
 
 def with_values(score: Score, values: Mapping[str, float]) -> Score:

@@ -68,7 +68,8 @@ def read_document(path: str | Path) -> Document:
             from pypdf import PdfReader  # type: ignore[import-not-found, unused-ignore]
         except ImportError as ex:
             raise ValueError(
-                f"{file}: reading PDF needs the optional package pypdf (pip install pypdf), "
+                f"{file}: reading PDF needs the optional package pypdf "
+                "(pip install 'inspect-plural[pdf]'), "
                 "or convert the document to .txt first"
             ) from ex
         reader = PdfReader(str(file))

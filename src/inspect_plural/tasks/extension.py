@@ -24,6 +24,7 @@ from inspect_plural.adapters import (
     build_corpus,
     load_dataset,
     plugin_identity,
+    resolve_dataset,
 )
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.tasks._metadata import task_version
@@ -133,7 +134,7 @@ def perspective(dataset: str | None = None, seed: int = DEFAULT_SEED, **options:
     task_options = {k: v for k, v in options.items() if k in TASK_OPTIONS}
     check_annotator_options("perspective", task_options)  # before the adapter reads data
     loaded = load_dataset(dataset, TASK_OPTIONS, **adapter_options)
-    plugin = f"{dataset!r} ({available_datasets()[dataset].value})"
+    plugin = f"{dataset!r} ({resolve_dataset(dataset).value})"
     return _task(
         loaded, plugin, seed, task_version("perspective"), task_options, plugin_identity(dataset)
     )

@@ -28,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import get_model
 from pydantic import BaseModel, Field
+
+from inspect_plural._inspect_private import PrerequisiteError
 
 __all__ = [
     "DEFAULT_TEMPERATURE",
