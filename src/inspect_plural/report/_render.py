@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspect_plural._escape import csv_cell, markdown
 from inspect_plural.report._bootstrap import FLAG_SHARE, Estimate
 from inspect_plural.report._tables import Cell, Section, Table
 
@@ -145,27 +146,23 @@ def _shorten(items: Sequence[str], most: int = 6) -> str:
     return shown + (f"; and {len(items) - most} more" if len(items) > most else "")
 
 
-def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def render_table_markdown(table: Table, level: int = 3) -> str:
     """One table as Markdown: heading, pipe table, caption and footnotes."""
     header = [*table.row_header, *table.flat_columns]
     lines = [
-        f"{'#' * level} {_md(table.title)}",
+        f"{'#' * level} {markdown(table.title)}",
         "",
-        "| " + " | ".join(_md(h) for h in header) + " |",
+        "| " + " | ".join(markdown(h) for h in header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
     ]
     for row in table.rows:
         cells = [*row.labels, *(format_cell(c) for c in row.cells)]
-        lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(markdown(c) for c in cells) + " |")
     lines.append("")
     if table.caption:
-        lines += [_md(table.caption), ""]
+        lines += [markdown(table.caption), ""]
     notes = footnotes(table)
-    lines += [f"- {_md(note)}" for note in notes]
+    lines += [f"- {markdown(note)}" for note in notes]
     if notes:
         lines.append("")
     return "\n".join(lines)
@@ -177,15 +174,16 @@ def _anchor(text: str) -> str:
 
 def render_markdown(document: Document) -> str:
     """The whole report as one Markdown file (figures linked)."""
-    parts = [f"# {_md(document.title)}", "", *document.summary, "", "## Contents", ""]
+    summary = [markdown(line) for line in document.summary]
+    parts = [f"# {markdown(document.title)}", "", *_paragraphs(summary), "## Contents", ""]
     for section in document.sections:
-        parts.append(f"- [{_md(section.title)}](#{_anchor(section.title)})")
+        parts.append(f"- [{markdown(section.title)}](#{_anchor(section.title)})")
     parts.append("")
     for section in document.sections:
-        parts += [f"## {_md(section.title)}", ""]
-        parts += [*(_md(p) for p in section.intro), ""] if section.intro else []
+        parts += [f"## {markdown(section.title)}", ""]
+        parts += [*(markdown(p) for p in section.intro), ""] if section.intro else []
         for figure in section.figures:
-            parts += [f"![{_md(figure.title)}]({figure.path})", ""]
+            parts += [f"![{markdown(figure.title)}]({figure.path})", ""]
         for table in section.tables:
             parts.append(render_table_markdown(table))
     parts += _md_list("Logs left out", [f"{log}: {why}" for log, why in document.skipped])
@@ -194,16 +192,20 @@ def render_markdown(document: Document) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
+def _paragraphs(lines: Sequence[str]) -> list[str]:
+    return [part for line in lines for part in (line, "")]
+
+
 def _md_list(title: str, items: Sequence[str]) -> list[str]:
     if not items:
         return []
-    return [f"## {title}", "", *(f"- {_md(item)}" for item in items), ""]
+    return [f"## {title}", "", *(f"- {markdown(item)}" for item in items), ""]
 
 
 def _csv_text(rows: Sequence[Sequence[object]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(rows)
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 

@@ -4,14 +4,14 @@ A table of contents links every section and table (anchors are the table ids); w
 tables scroll sideways inside their box; long breakdowns and the per-dataset
 per-annotator figures are folded (``<details>``). A cell shows its value (``†`` when
 failures exceed 10%), its interval and, on a second line, n and failed answers; a
-flagged cell is tinted. Every text is escaped with ``html.escape``; no external assets.
+flagged cell is tinted. Every text is escaped (:func:`inspect_plural._escape.html`); no external assets.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
+from inspect_plural._escape import html
 from inspect_plural.report._bootstrap import Estimate
 from inspect_plural.report._render import Document, cell_parts, footnotes, format_cell
 from inspect_plural.report._tables import Cell, FigureFile, Section, Table
@@ -44,8 +44,7 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
 """
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+_e = html
 
 
 def _cell(cell: Cell) -> str:
