@@ -5,7 +5,7 @@
   metrics of runs that answered with distributions; per task, folded, the breakdowns
   the headline log leaves out (accuracy per trait value, F1 per class, the spread of
   per-annotator accuracy), with a per-annotator figure and reliability diagrams.
-- **Role identification (PersonaEval)**: rows model x method, columns track x
+- **Role identification (PersonaEval)**: rows method x model, columns track x
   (top-1, top-2, mean rank, ECE, Brier), with reliability diagrams per track.
 """
 
@@ -311,7 +311,7 @@ def personaeval_section(logs: Sequence[LogData], values: Values) -> Section | No
         "personaeval",
         "Role identification (PersonaEval)",
         [
-            "Rows are model x method (as PersonaEval's tables); a column group per track. "
+            "Rows are runs (method, then model, as in every table); a column group per track. "
             "Top-1/top-2: the true role is the most / among the two most probable "
             "candidates; MR: mean rank of the true role; ECE and Brier as the task's "
             "preset defines them (the personaeval preset reproduces the official code).",
@@ -324,8 +324,8 @@ def personaeval_section(logs: Sequence[LogData], values: Values) -> Section | No
         values=values,
         group_of=_track,
         metrics=lambda _: PROBABILITY,
-        row_of=lambda log: (log.model, log.label),
-        row_header=["model", "method"],
+        row_of=run_row,
+        row_header=["method", "model"],
     )
     if table is not None:
         section.tables.append(table)
