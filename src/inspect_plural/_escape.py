@@ -153,4 +153,3 @@ def latex(text: object) -> str:
         else:
             out.append(char)
     return "".join(out)
-

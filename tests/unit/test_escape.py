@@ -63,7 +63,7 @@ def test_markdown_shows_the_text_itself(text: str) -> None:
 @pytest.mark.parametrize(
     ("value", "written"),
     [
-        ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
         ("+1+2", "'+1+2"),
         ("-1+2", "'-1+2"),
         ("@SUM(A1)", "'@SUM(A1)"),

@@ -278,7 +278,7 @@ def test_failures_are_beside_every_cell_and_flagged_above_ten_percent(tmp_path: 
     bad = cells[(("cinemetric", "prov/m1"), "brexit / accuracy")]
     assert (ok.failed, ok.total, ok.flagged) == (1, 12, False)
     assert (bad.failed, bad.total, bad.flagged) == (2, 12, True)
-    assert format_cell(ok).endswith("n=12, 1 failed")
+    assert format_cell(ok).endswith("n=12, 1 failed (8.3%)")
     assert format_cell(bad).startswith(f"{bad.value:.3f}{FLAG}")
     markdown = render_markdown(_document(report))
     assert f"{FLAG} failed answers exceed 10%" in markdown and "(2/12)" in markdown
@@ -289,7 +289,7 @@ def test_a_run_whose_every_answer_failed_never_reads_as_a_plain_zero(tmp_path: P
     report, _ = _report(tmp_path)
     [[cell, *_]] = [row.cells for row in _table(report, "annotator__accuracy").rows]
     assert cell.value == 0.0 and cell.flagged
-    assert format_cell(cell) == f"0.000{FLAG} [0.000, 0.000] n=20, 20 failed"
+    assert format_cell(cell) == f"0.000{FLAG} [0.000, 0.000] n=20, 20 failed (100.0%)"
     page = render_html(_document(report))
     assert 'class="num flag"' in page and "20 failed" in page
 
@@ -349,8 +349,10 @@ def test_formats_and_cells() -> None:
     with pytest.raises(ValueError, match="pdf"):
         parse_formats("md,pdf")
     cell = Estimate(0.5, 0.25, 0.75, 40, failed=2, total=40)
-    assert format_cell(cell) == "0.500 [0.250, 0.750] n=40, 2 failed"
-    assert format_cell(Estimate(0.5, 0.25, 0.75, 4, failed=2, total=40)).endswith("2/40 failed")
+    assert format_cell(cell) == "0.500 [0.250, 0.750] n=40, 2 failed (5.0%)"
+    assert format_cell(Estimate(0.5, 0.25, 0.75, 4, failed=2, total=40)).endswith(
+        "2/40 failed (5.0%)"
+    )
     assert format_cell(Estimate(math.nan, None, None, 3)) == "undefined n=3"
     assert format_cell(None) == ""
 

@@ -22,6 +22,7 @@ from inspect_plural.analysis._columns import (
 from inspect_plural.analysis._frames import LogSource, results_df, samples_df
 from inspect_plural.analysis._identity import (
     PACKAGE_PREFIX,
+    is_demo,
     method_args,
     method_of,
     model_roles,
@@ -37,6 +38,7 @@ __all__ = [
     "SUMMARY_REMOVED",
     "VALUES_KEY",
     "LogSource",
+    "is_demo",
     "log_metrics",
     "method_args",
     "method_of",

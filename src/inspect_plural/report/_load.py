@@ -133,7 +133,13 @@ def _log_data(path: str, name: str, header: Mapping[str, Any], frames: _Frames) 
         scale=frames.scale,
         usage=frames.usage,
         errored=frames.errored,
+        demo=bool(header.get("demo")),
+        dataset_samples=_count(header.get("dataset_samples")),
     )
+
+
+def _count(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | float) and not pd.isna(value) else None
 
 
 # --- details --------------------------------------------------------------------------
@@ -192,12 +198,32 @@ def _relative(path: str, log_dir: Path) -> str:
         return path
 
 
-def load_logs(log_dir: str | Path, warn: Warn) -> LoadResult:
+DEMO_LEFT_OUT = (
+    "demo data (-T demo=true), left out of a report with real-data runs "
+    "(--include-demo shows it, marked DEMO)"
+)
+"""Why a demo run is not shown beside real-data runs."""
+NO_SAMPLES = "0 samples (e.g. --limit 0): nothing to report"
+"""Why a finished log without samples is not shown."""
+
+
+def _demo_apart(logs: list[LogData], include_demo: bool) -> tuple[list[LogData], list[LogData]]:
+    """(shown, left out): demo runs are left out when real-data runs are present."""
+    if include_demo or all(log.demo for log in logs):
+        return logs, []
+    return [log for log in logs if not log.demo], [log for log in logs if log.demo]
+
+
+def load_logs(log_dir: str | Path, warn: Warn, include_demo: bool = False) -> LoadResult:
     """Read every log under a directory (recursively); keep the finished ones.
+
+    A log without samples is left out, and so are demo runs when the folder also holds
+    runs on real data, unless ``include_demo`` (they are then shown marked DEMO).
 
     Args:
         log_dir: The directory.
         warn: Called with a message for each log left out.
+        include_demo: Show demo runs beside real-data runs.
 
     Returns:
         The logs to show (labelled), the ones set aside or skipped, and notes.
@@ -243,12 +269,20 @@ def load_logs(log_dir: str | Path, warn: Warn) -> LoadResult:
         scorer = next(iter(json_value(header.get("scorer_metrics"), {}) or {}), None)
         frames = _frames(summaries.get(path), scorer)
         log = _log_data(path, _relative(path, folder), header, frames)
+        if log.n + log.errored == 0:
+            skip(path, NO_SAMPLES, NO_SAMPLES)
+            continue
         _details(path, log, header)
         result.logs.append(log)
     if not result.logs:
         raise NoLogsError(
-            f"{folder}: no finished logs ({len(paths)} found, none with status 'success')"
+            f"{folder}: no finished logs with samples ({len(paths)} found, none with "
+            "status 'success' and at least one sample)"
         )
+    result.logs, demo = _demo_apart(result.logs, include_demo)
+    result.skipped += [SkippedLog(log.name, DEMO_LEFT_OUT) for log in demo]
+    if demo:
+        warn(f"left out {len(demo)} log{'s' if len(demo) != 1 else ''} of {DEMO_LEFT_OUT}")
     grouped = group_runs(result.logs)
     result.logs = grouped.kept
     result.skipped += grouped.set_aside

@@ -33,6 +33,7 @@ from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary, read_eval_log
 from inspect_ai.scorer import Score
 
 from inspect_plural.analysis import (
+    is_demo,
     method_of,
     model_roles,
     run_configuration,
@@ -103,6 +104,8 @@ HEADER_COLUMNS = [
     EvalColumn("scorer_metrics", path=_scorer_metrics),
     EvalColumn("configuration", path=_configuration),
     EvalColumn("run_key", path=run_key, required=True),
+    EvalColumn("demo", path=is_demo),
+    EvalColumn("dataset_samples", path="eval.dataset.samples"),
 ]
 """The header fields the report reads (``evals_df`` columns)."""
 

@@ -7,7 +7,7 @@
   every estimate in long form, with its flag.
 
 Numbers in Markdown and HTML are rounded to 3 decimals; the CSV files hold full
-precision. A cell reads ``0.512 [0.431, 0.590] n=40, 3 failed``; ``†`` after the value
+precision. A cell reads ``0.512 [0.431, 0.590] n=40, 3 failed (7.5%)``; ``†`` after the value
 flags failures above 10% of the cell's samples, ``*`` a footnote; a blank cell is a run
 or metric that does not apply.
 """
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspect_plural._escape import csv_cell, markdown
-from inspect_plural.report._bootstrap import FLAG_SHARE, Estimate
+from inspect_plural.report._bootstrap import FLAG, FLAG_SHARE, Estimate
 from inspect_plural.report._tables import Cell, Section, Table
 
 __all__ = [
@@ -37,9 +37,6 @@ __all__ = [
     "render_results_csv",
     "render_table_markdown",
 ]
-
-FLAG = "†"
-"""Marks a cell whose failed answers exceed :data:`~._stats.FLAG_SHARE` of its samples."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +75,12 @@ def format_number(value: float, digits: int = 3) -> str:
 
 
 def failure_text(cell: Estimate) -> str:
-    """``3 failed`` (of the n samples), or ``3/80 failed`` when n counts other units."""
+    """``3 failed (7.5%)`` of the n samples, or ``3/80 failed (3.8%)`` when n counts other units."""
     if cell.total is None:
         return ""
-    if cell.total == cell.n:
-        return f"{cell.failed} failed"
-    return f"{cell.failed}/{cell.total} failed"
+    count = str(cell.failed) if cell.total == cell.n else f"{cell.failed}/{cell.total}"
+    share = f" ({100 * cell.failed / cell.total:.1f}%)" if cell.failed and cell.total else ""
+    return f"{count} failed{share}"
 
 
 def cell_parts(cell: Estimate) -> tuple[str, str, str]:
@@ -100,7 +97,7 @@ def cell_parts(cell: Estimate) -> tuple[str, str, str]:
 
 
 def format_cell(cell: Cell) -> str:
-    """A cell as one line of text: ``0.512 [0.431, 0.590] n=40, 3 failed``; blank: ``""``."""
+    """A cell as one line of text: ``0.512 [0.431, 0.590] n=40, 3 failed (7.5%)``; blank: ``""``."""
     if cell is None:
         return ""
     if isinstance(cell, Estimate):
@@ -133,7 +130,8 @@ def footnotes(table: Table) -> list[str]:
     lines = list(table.notes)
     if flagged:
         lines.append(
-            f"{FLAG} failed answers exceed {FLAG_SHARE:.0%} of the cell's samples: "
+            f"{FLAG} failed answers exceed {FLAG_SHARE:.0%} of the cell's samples, so the "
+            "cell is not compared with others (rows are never ranked by score): "
             + _shorten(flagged)
         )
     for note, places in by_note.items():

@@ -4,7 +4,8 @@ A table of contents links every section and table (anchors are the table ids); w
 tables scroll sideways inside their box; long breakdowns and the per-dataset
 per-annotator figures are folded (``<details>``). A cell shows its value (``†`` when
 failures exceed 10%), its interval and, on a second line, n and failed answers; a
-flagged cell is tinted. Every text is escaped (:func:`inspect_plural._escape.html`); no external assets.
+flagged cell is tinted. Every text is escaped (:func:`inspect_plural._escape.html`);
+no external assets.
 """
 
 from __future__ import annotations

@@ -114,7 +114,8 @@ def lewidi_section(logs: Sequence[LogData], values: Values) -> Section | None:
     )
     table = wide_table(
         table_id="lewidi__leaderboard",
-        title="LeWiDi leaderboard",
+        title="LeWiDi metrics by dataset (the overview's leaderboard layout; rows in name "
+        "order, not ranked)",
         logs=members,
         values=values,
         group_of=lambda log: log.task,
