@@ -150,3 +150,25 @@ def test_failures_by_reason_and_rate_beside_each_cell(tmp_path: Path) -> None:
     assert row.cells[:3] == (12, 2, "16.7%") and row.cells[-2:] == (1, 1)
     [cell] = [c for t in report.tables if t.id == "annotator__accuracy" for c in t.rows[0].cells]
     assert format_cell(cell).endswith("n=12, 2 failed (16.7%)") and cell.flagged
+
+
+def test_cost_shows_input_served_from_the_providers_prompt_cache(tmp_path: Path) -> None:
+    """llama.cpp served 2,400 of 2,401 prompt tokens from its cache: not '1.0 input'."""
+    from inspect_ai.model import ModelUsage
+
+    cached = ModelUsage(
+        input_tokens=1, output_tokens=20, total_tokens=2421, input_tokens_cache_read=2400
+    )
+    write_run(tmp_path, "server", annotator_run(CORRECT, usage=cached))
+    write_run(tmp_path, "plain", annotator_run(CORRECT, method="item_majority"))
+    report, _ = _report(tmp_path)
+    [cost] = [t for t in report.tables if t.id == "cost"]
+    by_method = {row.labels[1]: row.cells for row in cost.rows}
+    assert cost.columns[2:6] == [
+        "input tokens (uncached)",
+        "input read from provider cache",
+        "input written to provider cache",
+        "output tokens",
+    ]
+    assert by_method["llm_judge"][2:6] == ("1.0", "2,400.0", "", "20.0")
+    assert by_method["item_majority"][2:6] == ("100.0", "", "", "10.0")

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from inspect_ai.log import list_eval_logs
 
 from inspect_plural.report._logs import LoadResult, LogData, SkippedLog
 from inspect_plural.report._read import (
+    USAGE_FIELDS,
     first_sample_calls,
     json_value,
     read_details,
@@ -71,7 +73,7 @@ def _frames(samples: pd.DataFrame | None, scorer: str | None) -> _Frames:
     values: list[dict[str, float]] = []
     keys: list[dict[str, Any]] = []
     scales: list[dict[str, Any]] = []
-    usage: list[tuple[int, str, int, int]] = []
+    usage: list[tuple[Any, ...]] = []
     errored = 0
     for record in samples.itertuples(index=False) if samples is not None else []:
         scores = json_value(record.scores, {}) or {}
@@ -88,16 +90,21 @@ def _frames(samples: pd.DataFrame | None, scorer: str | None) -> _Frames:
             }
         )
         scales.append(json_value(record.scale, {}) or {})
-        for role, (tokens_in, tokens_out) in sorted((json_value(record.usage, {}) or {}).items()):
-            usage.append((row, role, int(tokens_in), int(tokens_out)))
+        for role, counts in sorted((json_value(record.usage, {}) or {}).items()):
+            usage.append((row, role, *(_tokens(c) for c in counts)))
     index = pd.RangeIndex(len(values))
     return _Frames(
         values=pd.DataFrame.from_records(values, index=index, columns=_ordered(values)),
         meta=pd.DataFrame.from_records(keys, index=index, columns=_ordered(keys)),
         scale=pd.DataFrame.from_records(scales, index=index),
-        usage=pd.DataFrame(usage, columns=["sample", "role", "input_tokens", "output_tokens"]),
+        usage=pd.DataFrame(usage, columns=["sample", "role", *USAGE_FIELDS]),
         errored=errored,
     )
+
+
+def _tokens(count: Any) -> float:
+    """A token count (NaN where the provider reports none, e.g. no prompt cache)."""
+    return float(count) if isinstance(count, int | float) else float("nan")
 
 
 def _task_name(task: str) -> str:
@@ -153,7 +160,9 @@ def _replay_candidate(log: LogData) -> bool:
         return True  # its panels may all come from the disk cache
     calls = float(log.values["model_calls"].sum()) if "model_calls" in log.values else None
     usage = (
-        int(log.usage[["input_tokens", "output_tokens"]].to_numpy().sum()) if len(log.usage) else 0
+        float(np.nansum(log.usage[list(USAGE_FIELDS)].to_numpy(dtype=float)))
+        if len(log.usage)
+        else 0
     )
     return usage == 0 and (calls is None or calls > 0)
 

@@ -77,8 +77,9 @@ class LogData:
         sample_meta: One row per values row: ``sample_id``, ``epoch``,
             ``annotator_id``, ``item_id``, ``aspect`` and ``trait:<dimension>``.
         scale: One row per values row: the label scale's ``kind``, ``low``, ``high``.
-        usage: Long table: ``sample`` (row), ``role``, ``input_tokens``,
-            ``output_tokens``.
+        usage: Long table: ``sample`` (row), ``role``, ``input_tokens`` (uncached),
+            ``output_tokens``, ``input_tokens_cache_read`` and
+            ``input_tokens_cache_write`` (NaN where the provider reports no cache).
         errored: Samples that errored (no score): failures of every cell.
         panel: The persona panel scorer's summary, when the log has one.
         replay: Why the log is a cache replay (None: it is not).

@@ -173,18 +173,41 @@ def _scale(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
     return {}
 
 
-def _usage(sample: EvalSample | EvalSampleSummary) -> dict[str, list[int]]:
-    """Role -> [input, output] tokens; the evaluated model's own as ``default``."""
-    total_in = sum(u.input_tokens for u in sample.model_usage.values())
-    total_out = sum(u.output_tokens for u in sample.model_usage.values())
-    usage: dict[str, list[int]] = {}
+USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "input_tokens_cache_read",
+    "input_tokens_cache_write",
+)
+"""Token counts read per model role, as Inspect's ``ModelUsage`` names them: input tokens
+the provider processed (uncached), output tokens, and input read from or written to the
+provider's own prompt cache (None where the provider reports no cache)."""
+
+
+def _counts(usage: Any) -> list[int | None]:
+    return [getattr(usage, name, None) for name in USAGE_FIELDS]
+
+
+def _minus(total: list[int | None], part: list[int | None]) -> list[int | None]:
+    return [None if t is None else t - (p or 0) for t, p in zip(total, part)]
+
+
+def _plus(total: list[int | None], part: list[int | None]) -> list[int | None]:
+    return [p if t is None else t + (p or 0) for t, p in zip(total, part)]
+
+
+def _usage(sample: EvalSample | EvalSampleSummary) -> dict[str, list[int | None]]:
+    """Role -> token counts (:data:`USAGE_FIELDS`); the evaluated model's own as ``default``."""
+    total: list[int | None] = [0, 0, None, None]
+    for model in sample.model_usage.values():
+        total = _plus(total, _counts(model))
+    usage: dict[str, list[int | None]] = {}
     roles = getattr(sample, "role_usage", None) or {}
     for role, u in roles.items():
-        usage[role] = [u.input_tokens, u.output_tokens]
-        total_in -= u.input_tokens
-        total_out -= u.output_tokens
-    if total_in > 0 or total_out > 0 or not usage:
-        usage[DEFAULT_ROLE] = [max(total_in, 0), max(total_out, 0)]
+        usage[role] = _counts(u)
+        total = _minus(total, usage[role])
+    if any((t or 0) > 0 for t in total) or not usage:
+        usage[DEFAULT_ROLE] = [None if t is None else max(t, 0) for t in total]
     return usage
 
 

@@ -4,7 +4,8 @@
 - **Every logged metric**, one folded table per task: rows are runs, a column per
   metric the logs hold (failures, calls, tokens, and what the paper tables leave out).
 - **Cost**: model calls and tokens per sample of each run (calls as the package's
-  scorers count them, ``model_calls``; tokens from the samples' usage, per model role).
+  scorers count them, ``model_calls``; tokens from the samples' usage, per model role,
+  input uncached and read from / written to the provider's prompt cache).
 - **Runs**: each log shown, with its samples, failed answers, epochs and arguments.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from functools import partial
 
 import numpy as np
+import pandas as pd
 
 from inspect_plural.report._bootstrap import FLAG_SHARE
 from inspect_plural.report._logs import LogData
@@ -111,26 +113,38 @@ def _per_sample(total: float, n: int) -> str:
     return f"{total / max(n, 1):,.1f}"
 
 
+def _tokens(usage: pd.DataFrame, name: str, n: int) -> str:
+    """Mean tokens per sample of one usage field; blank when no call reported it."""
+    counts = usage[name].to_numpy(dtype=float) if name in usage else np.zeros(0)
+    if not len(counts) or np.isnan(counts).all():
+        return "" if name in CACHE_FIELDS else _per_sample(0.0, n)
+    return _per_sample(float(np.nansum(counts)), n)
+
+
+CACHE_FIELDS = ("input_tokens_cache_read", "input_tokens_cache_write")
+"""Input tokens a provider read from or wrote to its own prompt cache (Inspect's names)."""
+
+
 def cost_table(logs: Sequence[LogData]) -> Table:
-    """Model calls and tokens per sample of each run."""
+    """Model calls and tokens per sample of each run, input tokens cached and uncached."""
     rows: list[Row] = []
     for log in sorted(logs, key=lambda x: (x.task, x.label, x.model)):
         calls = column(log.values, "model_calls")
         shown_calls = (
             _per_sample(float(np.nansum(calls)), log.n) if "model_calls" in log.values else ""
         )
-        usage = log.usage.groupby("role", sort=True)[["input_tokens", "output_tokens"]].sum()
         roles = ", ".join(
-            f"{role}: {_per_sample(float(r['input_tokens']), log.n)} in / "
-            f"{_per_sample(float(r['output_tokens']), log.n)} out"
-            for role, r in usage.iterrows()
+            f"{role}: {_tokens(part, 'input_tokens', log.n)} in / "
+            f"{_tokens(part, 'output_tokens', log.n)} out"
+            for role, part in log.usage.groupby("role", sort=True)
             if role != "default"
         )
         cells: tuple[Cell, ...] = (
             log.n,
             shown_calls,
-            _per_sample(float(usage["input_tokens"].sum()), log.n),
-            _per_sample(float(usage["output_tokens"].sum()), log.n),
+            _tokens(log.usage, "input_tokens", log.n),
+            *(_tokens(log.usage, name, log.n) for name in CACHE_FIELDS),
+            _tokens(log.usage, "output_tokens", log.n),
             roles,
         )
         rows.append(Row((log.task, log.label, log.model), cells))
@@ -138,21 +152,25 @@ def cost_table(logs: Sequence[LogData]) -> Table:
         id="cost",
         title="Model calls and tokens per sample",
         row_header=["task", "method", "model"],
-        columns=["samples", "calls", "input tokens", "output tokens", "by model role"],
+        columns=[
+            "samples",
+            "calls",
+            "input tokens (uncached)",
+            "input read from provider cache",
+            "input written to provider cache",
+            "output tokens",
+            "by model role (uncached in / out)",
+        ],
         rows=rows,
         caption="Means over the scored samples. Calls as the package's scorers count "
-        "them (cache reads included; blank for other scorers); tokens as Inspect records "
-        "them (a cache read uses none).",
+        "them (Inspect cache reads included; blank for other scorers). Tokens as the "
+        "provider reports them and Inspect records them: input the provider processed "
+        "(uncached), input it served from or wrote to its own prompt cache (e.g. "
+        "llama.cpp, OpenAI, Anthropic; blank when it reports no cache), and output. A "
+        "call read from Inspect's own cache uses none.",
         kind="cost",
         collapsed=len(rows) > FOLD_ROWS,
     )
-
-
-def _argument(value: object) -> str:
-    """A task argument's value; a local path as :func:`~.._paths.shown_path` shows it."""
-    if isinstance(value, str) and looks_like_path(value):
-        return json.dumps(shown_path(value))
-    return json.dumps(value, default=str)
 
 
 def _reasons(logs: Sequence[LogData]) -> list[str]:
@@ -224,6 +242,13 @@ def failures_section(logs: Sequence[LogData]) -> Section | None:
         ],
         [table],
     )
+
+
+def _argument(value: object) -> str:
+    """A task argument's value; a local path as :func:`~.._paths.shown_path` shows it."""
+    if isinstance(value, str) and looks_like_path(value):
+        return json.dumps(shown_path(value))
+    return json.dumps(value, default=str)
 
 
 def _arguments(log: LogData) -> str:
