@@ -255,15 +255,39 @@ def test_a_cache_replay_never_stands_in_for_the_run_it_replays(tmp_path: Path) -
     assert any("cache replay" in note for note in report.notes)
 
 
-def test_panels_all_read_from_the_disk_cache_make_a_replay(tmp_path: Path) -> None:
-    store = {"CharacterPanel:from_cache": True, "CharacterPanel:annotator_id": "a0"}
-    write_run(tmp_path, "real", annotator_run(CORRECT_A, method="cinemetric"))
+def test_panels_read_from_the_disk_cache_are_named_with_the_run_that_built_them(
+    tmp_path: Path,
+) -> None:
+    """Not a replay (the run made its own calls), but its panels are an earlier run's."""
+    built = {"CharacterPanel:from_cache": False, "CharacterPanel:annotator_id": "a0"}
+    cached = {"CharacterPanel:from_cache": True, "CharacterPanel:annotator_id": "a0"}
+    write_run(tmp_path, "first", annotator_run(CORRECT_A, method="cinemetric", store=built))
     write_run(
-        tmp_path, "again", annotator_run(CORRECT_B, method="cinemetric", store=store, minutes=3)
+        tmp_path,
+        "again",
+        annotator_run(CORRECT_B, method="cinemetric", store=cached, minutes=3, model="prov/m2"),
+    )
+    write_run(
+        tmp_path,
+        "later",
+        annotator_run(CORRECT_B, method="cinemetric", store=cached, minutes=5),
     )
     report, _ = _report(tmp_path)
-    assert [s.path for s in report.skipped] == ["again.eval"]
-    assert "disk cache" in report.skipped[0].reason
+    logs = {log.name: log for log in report.logs}
+    assert logs["later.eval"].replay is None
+    assert logs["later.eval"].label == "cinemetric [cached panels]"
+    assert logs["later.eval"].cached_panels == (
+        "12 of 12 persona panels read from the package's disk cache, built by first.eval"
+    )
+    assert logs["again.eval"].cached_panels is not None  # another model: not first's panels
+    assert logs["again.eval"].cached_panels.endswith("built by an earlier run not in this folder")
+    assert [s.path for s in report.skipped] == ["first.eval"]  # a repeat of "later"
+    markdown = render_markdown(
+        Document(
+            "t", [], report.sections, [], [f"{n}: {v.cached_panels}" for n, v in logs.items()], {}
+        )
+    )
+    assert "built by first.eval" in markdown
 
 
 # --- failures -------------------------------------------------------------------------

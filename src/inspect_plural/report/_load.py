@@ -26,7 +26,7 @@ from inspect_plural.report._read import (
     read_headers,
     read_summaries,
 )
-from inspect_plural.report._replay import SampleCalls, replay_reason
+from inspect_plural.report._replay import built_panels, panel_source, replay_reason
 from inspect_plural.scorers import panel_summary
 
 __all__ = ["NoLogsError", "Warn", "load_logs", "log_paths"]
@@ -153,11 +153,9 @@ def _count(value: Any) -> int | None:
 
 
 def _replay_candidate(log: LogData) -> bool:
-    """Whether the summaries leave open that the log replays cached answers."""
+    """Whether the summaries leave open that the log replays Inspect's cached answers."""
     if not log.n:
         return False
-    if "cinemetric" in log.method:
-        return True  # its panels may all come from the disk cache
     calls = float(log.values["model_calls"].sum()) if "model_calls" in log.values else None
     usage = (
         float(np.nansum(log.usage[list(USAGE_FIELDS)].to_numpy(dtype=float)))
@@ -167,28 +165,57 @@ def _replay_candidate(log: LogData) -> bool:
     return usage == 0 and (calls is None or calls > 0)
 
 
-def _maybe_replay(calls: SampleCalls) -> bool:
-    """Whether one sample is consistent with a replay (its calls or its panels cached)."""
-    return replay_reason([calls]) is not None
+def _has_panels(log: LogData) -> bool:
+    """Whether the log's samples hold CINEMETRIC persona panels (maybe from the disk cache)."""
+    return bool(log.n) and "cinemetric" in log.method
 
 
 def _details(path: str, log: LogData, header: Mapping[str, Any]) -> None:
-    """Read what the summaries lack: a replay's events and panels, a panel scorer's panel."""
+    """Read what the summaries lack: a replay's events, the panels' source, a panel scorer's."""
     scorers = json_value(header.get("scorer_metrics"), {}) or {}
     fields: set[str] = set()
     if any(str(name).split("/")[-1] == "panel" for name in scorers):
         fields.add("scores")
+    if _has_panels(log):
+        fields.add("store")
     if _replay_candidate(log):
         first = log.sample_meta.iloc[0]
-        if _maybe_replay(first_sample_calls(path, str(first["sample_id"]), int(first["epoch"]))):
-            fields |= {"events", "store"}
+        calls = first_sample_calls(path, str(first["sample_id"]), int(first["epoch"]))
+        if replay_reason([calls]) is not None:
+            fields.add("events")
     if not fields:
         return
     details = read_details(path, fields)
     if "events" in fields:
         log.replay = replay_reason(details.calls)
+    if "store" in fields:
+        log.cached_panels = panel_source(details.calls)
+        log.built_panels = built_panels(details.calls)
     if details.panel_samples:
         log.panel = panel_summary(details.panel_samples)
+
+
+def _name_panel_builders(logs: Sequence[LogData]) -> None:
+    """Say which run built the panels a log read from the disk cache, where it is here.
+
+    The builder is the latest earlier log of the same task, method and model that built
+    panels itself (the disk cache key holds more, so this names the likely run).
+    """
+    for log in logs:
+        if log.cached_panels is None:
+            continue
+        builders = [
+            other
+            for other in logs
+            if other.built_panels
+            and (other.task, other.method, other.model) == (log.task, log.method, log.model)
+            and other.created < log.created
+        ]
+        if builders:
+            builder = max(builders, key=lambda x: (x.created, x.name))
+            log.cached_panels += f", built by {builder.name}"
+        else:
+            log.cached_panels += ", built by an earlier run not in this folder"
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -288,6 +315,7 @@ def load_logs(log_dir: str | Path, warn: Warn, include_demo: bool = False) -> Lo
             f"{folder}: no finished logs with samples ({len(paths)} found, none with "
             "status 'success' and at least one sample)"
         )
+    _name_panel_builders(result.logs)
     result.logs, demo = _demo_apart(result.logs, include_demo)
     result.skipped += [SkippedLog(log.name, DEMO_LEFT_OUT) for log in demo]
     if demo:

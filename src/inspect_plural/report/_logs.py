@@ -89,8 +89,9 @@ class LogData:
         demo: Whether the run read the demo data written for this package
             (``-T demo=true``): marked DEMO wherever it is shown.
         dataset_samples: Samples in the task's dataset (None: not recorded).
-        cached_panels: Why the run's persona panels were read from the disk cache, and
-            which run built them (None: it built its own, or has none).
+        cached_panels: How many of the run's persona panels were read from the disk
+            cache, and which run built them (None: it built its own, or has none).
+        built_panels: Whether the run built some persona panel itself.
     """
 
     path: str
@@ -121,6 +122,7 @@ class LogData:
     demo: bool = False
     dataset_samples: int | None = None
     cached_panels: str | None = None
+    built_panels: bool = False
 
     @property
     def n(self) -> int:
