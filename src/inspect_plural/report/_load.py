@@ -25,8 +25,11 @@ from inspect_plural.report._read import (
     read_details,
     read_headers,
     read_summaries,
+    read_uniform,
 )
 from inspect_plural.report._replay import built_panels, panel_source, replay_reason
+from inspect_plural.report.metrics._base import preset
+from inspect_plural.report.metrics._uniform import wants_uniform
 from inspect_plural.scorers import panel_summary
 
 __all__ = ["NoLogsError", "Warn", "load_logs", "log_paths"]
@@ -195,6 +198,12 @@ def _details(path: str, log: LogData, header: Mapping[str, Any]) -> None:
         log.panel = panel_summary(details.panel_samples)
 
 
+def _uniform(path: str, log: LogData) -> None:
+    """The uniform baseline's per-item values beside a chance model's distribution run."""
+    if wants_uniform(log):
+        log.uniform = read_uniform(path, preset(log))
+
+
 def _name_panel_builders(logs: Sequence[LogData]) -> None:
     """Say which run built the panels a log read from the disk cache, where it is here.
 
@@ -309,6 +318,7 @@ def load_logs(log_dir: str | Path, warn: Warn, include_demo: bool = False) -> Lo
             skip(path, NO_SAMPLES, NO_SAMPLES)
             continue
         _details(path, log, header)
+        _uniform(path, log)
         result.logs.append(log)
     if not result.logs:
         raise NoLogsError(

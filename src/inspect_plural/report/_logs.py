@@ -92,6 +92,8 @@ class LogData:
         cached_panels: How many of the run's persona panels were read from the disk
             cache, and which run built them (None: it built its own, or has none).
         built_panels: Whether the run built some persona panel itself.
+        uniform: The uniform baseline's per-item values on the run's items (a chance
+            model's distribution run; :mod:`~.metrics._uniform`), else None.
     """
 
     path: str
@@ -123,6 +125,7 @@ class LogData:
     dataset_samples: int | None = None
     cached_panels: str | None = None
     built_panels: bool = False
+    uniform: pd.DataFrame | None = None
 
     @property
     def n(self) -> int:

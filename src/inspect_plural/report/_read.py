@@ -15,7 +15,9 @@ Three reads, each one call of Inspect's reader over many logs:
    fields they need (``exclude_fields``): model events to tell a cache replay
    (:mod:`._replay`; one sample is looked at first, and a log whose first sample was
    answered live is not read further), the store for CINEMETRIC panels read from the
-   disk cache, and the persona panel scorer's score metadata.
+   disk cache, and the persona panel scorer's score metadata; and
+   :func:`read_uniform`, the sample metadata of a chance model's distribution run, for
+   the uniform baseline beside it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from inspect_plural.analysis import (
     thinned,
 )
 from inspect_plural.report._replay import SampleCalls, sample_calls
+from inspect_plural.report.metrics._uniform import uniform_item_values
 from inspect_plural.scorers.panel._score import PANEL_KEY
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "read_details",
     "read_headers",
     "read_summaries",
+    "read_uniform",
 ]
 
 DEFAULT_ROLE = "default"
@@ -357,6 +361,35 @@ def read_details(path: str, fields: set[str]) -> Details:
                 _panel_sample(str(record.id), int(str(record.epoch)), detail["panel_scores"])
             )
     return details
+
+
+def read_uniform(path: str, preset_name: str) -> pd.DataFrame:
+    """The uniform baseline's per-item values of a distribution log, one row per sample.
+
+    A full read (the gold distributions are in the sample metadata, which a summary may
+    thin), without messages, events, store or attachments.
+
+    Args:
+        path: The log.
+        preset_name: The task's metrics preset.
+
+    Returns:
+        One row per sample and epoch, a column per value (empty without item samples).
+    """
+
+    def values(sample: EvalSample) -> dict[str, float]:
+        return uniform_item_values(sample.metadata or {}, preset_name)
+
+    columns = [
+        SampleColumn("id", path="id", required=True, type=str),
+        SampleColumn("uniform", path=values, full=True),
+    ]
+    frame = samples_df(path, columns=columns, quiet=True, exclude_fields=_ALL_FIELDS - {"scores"})
+    rows = [json_value(v, {}) or {} for v in frame["uniform"]] if len(frame) else []
+    found: pd.DataFrame = pd.DataFrame.from_records(
+        rows, columns=list(dict.fromkeys(k for r in rows for k in r))
+    )
+    return found
 
 
 def first_sample_calls(path: str, sample_id: str, epoch: int) -> SampleCalls:
