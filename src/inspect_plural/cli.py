@@ -258,7 +258,8 @@ def _add_report(sub: Any) -> None:
         dest="formats",
         default="md,csv,html",
         metavar="LIST",
-        help="comma-separated output formats: md, csv, html (default: all)",
+        help="comma-separated output formats: md, csv, html, latex (a booktabs .tex per "
+        "headline table; default: md,csv,html)",
     )
     parser.add_argument(
         "--include-demo",
@@ -284,8 +285,13 @@ def _add_report(sub: Any) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from inspect_plural.report import NoLogsError, build_report, parse_formats, write_report
-    from inspect_plural.report._paths import shown_path
+    from inspect_plural.report import (
+        NoLogsError,
+        build_report,
+        parse_formats,
+        shown_path,
+        write_report,
+    )
 
     try:
         formats = parse_formats(args.formats)

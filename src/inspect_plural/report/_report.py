@@ -26,6 +26,7 @@ from inspect_plural.report._render import (
     render_table_markdown,
 )
 from inspect_plural.report._render_html import render_html
+from inspect_plural.report._render_latex import latex_files, render_latex
 from inspect_plural.report._tables import FigureFile, FigureSpec, Section, Table
 from inspect_plural.report.metrics import INTERVALS, MetricValue, log_metrics
 from inspect_plural.report.sections import (
@@ -42,12 +43,14 @@ from inspect_plural.report.sections import (
     runs_table,
 )
 
-__all__ = ["FORMATS", "Report", "build_report", "parse_formats", "write_report"]
+__all__ = ["DEFAULT_FORMATS", "FORMATS", "Report", "build_report", "parse_formats", "write_report"]
 
 logger = logging.getLogger("inspect_plural.report")
 
-FORMATS: tuple[str, ...] = ("md", "csv", "html")
+FORMATS: tuple[str, ...] = ("md", "csv", "html", "latex")
 """Output formats, in the order they are written."""
+DEFAULT_FORMATS: tuple[str, ...] = ("md", "csv", "html")
+"""What ``inspect-plural report`` writes unless told (``--format``)."""
 
 Warn = Callable[[str], None]
 
@@ -288,7 +291,8 @@ def write_report(
     Args:
         report: The report.
         out: The output folder (created if missing).
-        formats: Any of ``md``, ``csv``, ``html``.
+        formats: Any of ``md``, ``csv``, ``html``, ``latex`` (``latex``: a booktabs
+            ``tables/<id>.tex`` per headline table, with its CSV beside it).
         warn: Called with a message for each figure that fails.
         jobs: Worker processes for the figures (default: the CPUs, at most 4).
 
@@ -320,4 +324,9 @@ def write_report(
             put(f"tables/{table.id}.csv", render_csv(table))
     if "html" in chosen:
         put("index.html", render_html(document))
+    if "latex" in chosen:
+        for table in latex_files(report.tables):
+            put(f"tables/{table.id}.tex", render_latex(table, document.title))
+            if "csv" not in chosen:
+                put(f"tables/{table.id}.csv", render_csv(table))
     return written

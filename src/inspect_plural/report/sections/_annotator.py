@@ -257,6 +257,7 @@ def annotator_section(logs: Sequence[LogData], values: Values) -> Section | None
             row_of=run_row,
             row_header=["method", "model"],
             caption=caption,
+            group_header="dataset",
         )
         if table is not None:
             section.tables.append(table)
@@ -319,6 +320,7 @@ def personaeval_section(logs: Sequence[LogData], values: Values) -> Section | No
     )
     table = wide_table(
         table_id="personaeval__tracks",
+        group_header="track",
         title="PersonaEval by track",
         logs=members,
         values=values,

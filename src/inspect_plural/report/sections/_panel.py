@@ -154,6 +154,7 @@ def lewidi_section(logs: Sequence[LogData], values: Values) -> Section | None:
     )
     table = grid_table(
         table_id="lewidi__leaderboard",
+        group_header="dataset",
         title="LeWiDi metrics by dataset (the overview's leaderboard layout; rows in name "
         "order, not ranked)",
         entries=_leaderboard_entries(members, values),
