@@ -52,7 +52,7 @@ def test_demo_runs_stay_out_of_a_report_with_real_runs(tmp_path: Path) -> None:
     assert [(s.path, s.reason.split(" (")[0]) for s in report.skipped] == [
         ("demo.eval", "demo data")
     ]
-    assert any("left out 1 log of demo data" in m for m in messages)
+    assert any("left out 1 demo log (-T demo=true) beside real-data runs" in m for m in messages)
     assert title(report.logs) == "inspect_plural report"
 
 

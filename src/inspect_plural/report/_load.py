@@ -329,7 +329,8 @@ def load_logs(log_dir: str | Path, warn: Warn, include_demo: bool = False) -> Lo
     result.logs, demo = _demo_apart(result.logs, include_demo)
     result.skipped += [SkippedLog(log.name, DEMO_LEFT_OUT) for log in demo]
     if demo:
-        warn(f"left out {len(demo)} log{'s' if len(demo) != 1 else ''} of {DEMO_LEFT_OUT}")
+        logs = f"{len(demo)} demo log{'s' if len(demo) != 1 else ''}"
+        warn(f"left out {logs} (-T demo=true) beside real-data runs; --include-demo shows them")
     grouped = group_runs(result.logs)
     result.logs = grouped.kept
     result.skipped += grouped.set_aside
