@@ -205,7 +205,7 @@ def _summary(report: Report) -> list[str]:
             f"; {len(report.skipped)} logs left out (listed under Runs)." if report.skipped else "."
         ),
         "Each cell: estimate [95% interval], then n (units behind it: samples, or "
-        "annotators / items) and failed answers. "
+        "annotators / items) and failed answers with their rate. "
         f"† marks a cell whose failed answers exceed {FLAG_SHARE:.0%} of its samples"
         + (f" ({flagged} cells)." if flagged else " (none here)."),
         f"No interval where fewer than {MIN_UNITS} units (the cell says so); a blank cell: "
