@@ -186,8 +186,8 @@ def test_rating_pred_and_gold_name_their_scales(runs: dict[str, tuple[Task, Eval
     view = _viewer(runs["maj_eval"][1]).task_samples_view
     assert not isinstance(view, list) and view is not None
     labels, colors = view.score_labels or {}, view.score_color_scales or {}
-    assert labels["pred/overall"] == "pred overall (rubric 1–5)"
-    assert labels["gold/overall"] == "human overall (0–1)"
+    assert labels["pred/overall"] == "pred 1–5"  # the shown dimension: a narrow column
+    assert labels["gold/overall"] == "human 0–1"
     pred, gold = colors["pred/overall"], colors["gold/overall"]
     assert isinstance(pred, ScoreColorScale) and isinstance(gold, ScoreColorScale)
     assert (pred.min, pred.max, gold.min, gold.max) == (1.0, 5.0, 0.0, 1.0)

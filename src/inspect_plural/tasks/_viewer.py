@@ -192,7 +192,6 @@ def _range(low: float, high: float) -> str:
 def rating_viewer(
     dimensions: Sequence[RatingDimension],
     predicted: tuple[float, float] = (1.0, 5.0),
-    predicted_name: str = "rubric",
 ) -> ViewerConfig:
     """Columns of the rating tasks: one row per generated output.
 
@@ -205,7 +204,6 @@ def rating_viewer(
         dimensions: The predicted dimensions; the first (``overall`` when the data has it)
             is shown (the others are in each score's metadata).
         predicted: The method's prediction scale (low, high).
-        predicted_name: What that scale is (``rubric``, ``ROUGE-L``).
 
     Returns:
         Sample id, the rated content, the human scores (target, ``name=value; ...``), the
@@ -218,14 +216,16 @@ def rating_viewer(
         *_builtin("sampleId", "input", "target", "answer"),
         *_scores(RATING_SCORER, f"pred/{head.name}", f"gold/{head.name}"),
     ]
-    labels: dict[str, str] = {}
-    colors: dict[str, ScoreColorScale] = {}
     low, high = predicted
-    for dim in dimensions:
-        labels[f"pred/{dim.name}"] = f"pred {dim.name} ({predicted_name} {_range(low, high)})"
-        labels[f"gold/{dim.name}"] = f"human {dim.name} ({_range(dim.low, dim.high)})"
-        colors[f"pred/{dim.name}"] = ScoreColorScale(palette="neutral", min=low, max=high)
-        colors[f"gold/{dim.name}"] = ScoreColorScale(palette="neutral", min=dim.low, max=dim.high)
+    # the list's columns are narrow: their labels are the two scales
+    labels = {
+        f"pred/{head.name}": f"pred {_range(low, high)}",
+        f"gold/{head.name}": f"human {_range(head.low, head.high)}",
+    }
+    colors = {
+        f"pred/{head.name}": ScoreColorScale(palette="neutral", min=low, max=high),
+        f"gold/{head.name}": ScoreColorScale(palette="neutral", min=head.low, max=head.high),
+    }
     return _view("Rated outputs", columns, labels, colors)
 
 

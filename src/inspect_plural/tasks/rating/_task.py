@@ -59,14 +59,13 @@ RATING_METHODS: dict[str, Callable[..., Solver]] = {
 }
 """Methods selectable with ``-T method=NAME`` on every rating task."""
 
-PREDICTION_SCALES: dict[str, tuple[float, float, str]] = {"rouge_l": (0.0, 1.0, "ROUGE-L")}
+PREDICTION_SCALES: dict[str, tuple[float, float]] = {"rouge_l": (0.0, 1.0)}
 """A method's prediction scale when not the rating methods' 1–5 rubric."""
 
 
-def prediction_scale(method: str) -> tuple[tuple[float, float], str]:
-    """The scale a rating method predicts on, and its name (for the viewer's labels)."""
-    low, high, name = PREDICTION_SCALES.get(method, (float(SCORE_LOW), float(SCORE_HIGH), "rubric"))
-    return (low, high), name
+def prediction_scale(method: str) -> tuple[float, float]:
+    """The scale a rating method predicts on (the viewer names and colours it)."""
+    return PREDICTION_SCALES.get(method, (float(SCORE_LOW), float(SCORE_HIGH)))
 
 
 def rated_record_to_sample(
@@ -246,7 +245,7 @@ def rating_task(
         # under --epochs, average each score key over the epochs that have it
         epochs=Epochs(1, rating_mean()),
         version=version,
-        viewer=rating_viewer(dimensions, *prediction_scale(opts.method)) if dimensions else None,
+        viewer=rating_viewer(dimensions, prediction_scale(opts.method)) if dimensions else None,
         **headline(f"{names[0]}/spearman" if names else "spearman"),
         metadata={
             "family": "ratings",
