@@ -18,7 +18,7 @@ from inspect_plural.report._render import format_cell
 from inspect_plural.report._report import title
 
 CORRECT = [1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1]
-REAL = "/home/alice/data/HS-Brexit"
+REAL = "/srv/data/HS-Brexit"
 
 
 def _report(folder: Path, **kwargs: Any) -> tuple[Any, list[str]]:
