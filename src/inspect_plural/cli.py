@@ -240,11 +240,13 @@ def _add_report(sub: Any) -> None:
         "report",
         help="tables and figures from a directory of logs",
         description=(
-            "Read every log under LOG_DIR (recursively; unfinished logs are skipped with a "
-            "warning), keep one log per run configuration (repeats and cache replays are "
-            "set aside with a note), and write the tables the papers print per family of "
-            "logs (rows are runs; each cell a point estimate, its 95% bootstrap interval, "
-            "n and failed answers, flagged above 10% failures), breakdowns, cost, PNG "
+            "Read every log under LOG_DIR (recursively; unfinished logs and logs without "
+            "samples are skipped with a warning), keep one log per run configuration "
+            "(repeats and cache replays are set aside with a note; demo runs are left out "
+            "when real-data runs are present, unless --include-demo), and write the tables "
+            "the papers print per family of logs (rows are runs; each cell a point "
+            "estimate, its 95% bootstrap interval, n and failed answers, flagged above 10% "
+            "failures), breakdowns, cost, PNG "
             "figures, and one HTML page with a table of contents."
         ),
     )
@@ -256,7 +258,14 @@ def _add_report(sub: Any) -> None:
         dest="formats",
         default="md,csv,html",
         metavar="LIST",
-        help="comma-separated output formats: md, csv, html (default: all)",
+        help="comma-separated output formats: md, csv, html, latex (a booktabs .tex per "
+        "headline table; default: md,csv,html)",
+    )
+    parser.add_argument(
+        "--include-demo",
+        action="store_true",
+        help="show demo runs (-T demo=true) beside real-data runs, in rows marked DEMO "
+        "(default: a folder with real-data runs shows only those)",
     )
     parser.add_argument("--seed", type=int, default=42, help="bootstrap seed (default 42)")
     parser.add_argument(
@@ -276,7 +285,13 @@ def _add_report(sub: Any) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from inspect_plural.report import NoLogsError, build_report, parse_formats, write_report
+    from inspect_plural.report import (
+        NoLogsError,
+        build_report,
+        parse_formats,
+        shown_path,
+        write_report,
+    )
 
     try:
         formats = parse_formats(args.formats)
@@ -292,7 +307,12 @@ def _run_report(args: argparse.Namespace) -> int:
 
     try:
         report = build_report(
-            args.log_dir, seed=args.seed, resamples=args.resamples, warn=warn, jobs=args.jobs
+            args.log_dir,
+            seed=args.seed,
+            resamples=args.resamples,
+            warn=warn,
+            jobs=args.jobs,
+            include_demo=args.include_demo,
         )
     except NoLogsError as ex:
         raise CommandError(str(ex)) from ex
@@ -304,7 +324,7 @@ def _run_report(args: argparse.Namespace) -> int:
     print(
         f"{runs} run{'s' if runs != 1 else ''}{left_out}, {len(report.tables)} tables, "
         f"{figures} figures: "
-        f"wrote {len(written)} files to {args.out}"
+        f"wrote {len(written)} files to {shown_path(args.out)}"
     )
     return 0
 

@@ -27,6 +27,8 @@ pytestmark = pytest.mark.e2e
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SECOND_MODEL = "plural/random-copy"
+MARKS = " [DEMO] [partial]"
+"""Every run here reads the demo data with --limit: its row label says so."""
 RUNS: list[tuple[str, dict[str, Any], int, str | None]] = [
     ("brexit", {"demo": True}, 12, None),
     ("brexit", {"demo": True}, 12, "inspect_plural/cinemetric"),
@@ -127,32 +129,39 @@ def test_report_of_a_directory_of_logs(
         if r["table"] == "annotator__accuracy" and r["column"] == "brexit / accuracy"
     ]
     assert sorted(r["row"] for r in brexit) == [
-        "cinemetric / plural/random",
-        "llm_judge / plural/random",
+        f"cinemetric{MARKS} / plural/random",
+        f"llm_judge{MARKS} / plural/random",
     ]
     for log, row in ((judge, "llm_judge"), (cine, "cinemetric")):
         value = _estimate(
-            rows, "annotator__accuracy", f"{row} / plural/random", "brexit / accuracy"
+            rows, "annotator__accuracy", f"{row}{MARKS} / plural/random", "brexit / accuracy"
         )
         assert value == log_metrics(log)["accuracy"]
 
     # cells equal the logs' metrics; a second model is a row of its own
     majority = log_metrics(written["dp/item_majority"])["accuracy"]
     for model in ("plural/random", SECOND_MODEL):
-        row = f"item_majority / {model}"
+        row = f"item_majority{MARKS} / {model}"
         assert _estimate(rows, "annotator__accuracy", row, "dp / accuracy") == majority
     dices = written["dices/default"]
     for column, metric in (("dices / top-1", "top1"), ("dices / ECE", "ece")):
-        value = _estimate(rows, "annotator__probability", "llm_judge / plural/random", column)
+        row = f"llm_judge{MARKS} / plural/random"
+        value = _estimate(rows, "annotator__probability", row, column)
         assert value == pytest.approx(log_metrics(dices)[metric], abs=1e-12)
     persona = written["personaeval_literary/default"]
     value = _estimate(
-        rows, "personaeval__tracks", "plural/random / role_identification", "literary / Brier"
+        rows,
+        "personaeval__tracks",
+        f"role_identification{MARKS} / plural/random",
+        "literary / Brier",
     )
     assert value == pytest.approx(log_metrics(persona)["brier_score"], abs=1e-12)
     story = log_metrics(written["storysparkqa/maj_eval"])
     value = _estimate(
-        rows, "storysparkqa__correlations", "maj_eval / plural/random / (panel)", "overall / ρ"
+        rows,
+        "storysparkqa__correlations",
+        f"maj_eval{MARKS} / plural/random / (panel)",
+        "overall / ρ",
     )
     assert value == pytest.approx(story["overall/spearman"], abs=1e-12)
     assert any(
@@ -182,7 +191,7 @@ def test_report_of_a_directory_of_logs(
         "dices__reliability.png",
         "brexit__annotators.png",
         "personaeval_literary__reliability.png",
-        "storysparkqa__debate__maj_eval__plural_random.png",
+        "storysparkqa__debate__maj_eval_DEMO_partial__plural_random.png",
     }
     for path in figures:
         assert path.read_bytes()[:8] == PNG, path.name

@@ -14,13 +14,18 @@ from typing import Any, get_args
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai._util.registry import registry_lookup
-from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample_summaries
-from inspect_ai.viewer import TaskSamplesColumnId, ViewerConfig
+from inspect_ai.log import (
+    EvalLog,
+    headline_metric,
+    read_eval_log,
+    read_eval_log_sample_summaries,
+)
+from inspect_ai.viewer import ScoreColorScale, TaskSamplesColumnId, ViewerConfig
 from tests.conftest import FAST_LOG, log_samples
 
 from inspect_plural.scorers._values import values_of
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._viewer import SCORE_COLUMN_PREFIX, score_columns
+from inspect_plural.tasks._viewer import SCORE_COLUMN_PREFIX, SCORE_TAG, score_columns
 
 pytestmark = pytest.mark.e2e
 
@@ -158,3 +163,36 @@ def test_traits_reach_the_sample_list(runs: dict[str, tuple[Task, EvalLog]]) -> 
         traits = summaries[sample.id].metadata["metric_traits"]
         assert traits == sample.metadata["metric_traits"]
         assert traits and all(isinstance(v, str) for v in traits.values())
+
+
+@pytest.mark.parametrize("run", list(RUNS))
+def test_the_log_lists_score_is_the_headline_and_a_tag_names_it(
+    runs: dict[str, tuple[Task, EvalLog]], run: str
+) -> None:
+    """The log list shows one unlabelled Score: it is the declared headline, tagged."""
+    _, log = runs[run]
+    resolved = headline_metric(log)
+    assert resolved is not None
+    tags = [t for t in log.eval.tags or [] if t.startswith(SCORE_TAG)]
+    assert tags == [SCORE_TAG + resolved.name], run
+    assert log.eval.headline_metric is not None and log.eval.headline_metric.metric == resolved.name
+    expected = {"perse_choice": "accuracy", "personaeval": "top1", "maj_eval": "overall/spearman"}
+    if run in expected:  # Per-DOC's first metric was one aspect's accuracy
+        assert resolved.name == expected[run]
+
+
+def test_rating_pred_and_gold_name_their_scales(runs: dict[str, tuple[Task, EvalLog]]) -> None:
+    """MAJ-Eval predicts on its 1-5 rubric, MSLR's humans on 0-1: both scales are named."""
+    view = _viewer(runs["maj_eval"][1]).task_samples_view
+    assert not isinstance(view, list) and view is not None
+    labels, colors = view.score_labels or {}, view.score_color_scales or {}
+    assert labels["pred/overall"] == "pred 1–5"  # the shown dimension: a narrow column
+    assert labels["gold/overall"] == "human 0–1"
+    pred, gold = colors["pred/overall"], colors["gold/overall"]
+    assert isinstance(pred, ScoreColorScale) and isinstance(gold, ScoreColorScale)
+    assert (pred.min, pred.max, gold.min, gold.max) == (1.0, 5.0, 0.0, 1.0)
+    for sample in log_samples(runs["maj_eval"][1]):
+        [score] = (sample.scores or {}).values()
+        values = values_of(score)
+        if "pred/overall" in values:
+            assert 1.0 <= values["pred/overall"] <= 5.0 and 0.0 <= values["gold/overall"] <= 1.0

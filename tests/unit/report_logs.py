@@ -59,6 +59,11 @@ class Run:
         shown: Write each score as the package's scorers now do: at most this many
             numbers, rounded, in its value and every number in ``metadata["values"]``
             (0: every number in the value, the earlier layout).
+        limit: ``--limit`` as the log records it.
+        sample_id: ``--sample-id`` as the log records it.
+        dataset_samples: Samples in the task's dataset, as the log records them.
+        usage: Token usage per sample to record instead of the default (100 in, 10
+            out per call).
     """
 
     task: str = "brexit"
@@ -80,6 +85,10 @@ class Run:
     epochs: int = 1
     calls: int = 1
     shown: int = 0
+    limit: int | None = None
+    sample_id: list[str] | None = None
+    dataset_samples: int | None = None
+    usage: ModelUsage | None = None
 
 
 def _event(cache: bool) -> ModelEvent:
@@ -107,6 +116,8 @@ def _sample(run: Run, i: int, value: dict[str, float], metadata: dict[str, Any])
     usage = (
         {}
         if run.cache_read or not run.calls
+        else {run.model: run.usage}
+        if run.usage is not None
         else {
             run.model: ModelUsage(
                 input_tokens=100 * run.calls,
@@ -135,9 +146,9 @@ def write_run(folder: Path, name: str, run: Run) -> Path:
     spec = EvalSpec(
         created=(START + timedelta(minutes=run.minutes)).isoformat(),
         task=f"inspect_plural/{run.task}",
-        dataset=EvalDataset(name=run.task),
+        dataset=EvalDataset(name=run.task, samples=run.dataset_samples),
         model=run.model,
-        config=EvalConfig(epochs=run.epochs),
+        config=EvalConfig(epochs=run.epochs, limit=run.limit, sample_id=run.sample_id),
         metadata={"metrics_preset": "default", **run.metadata},
         task_args=dict(run.task_args),
         solver=f"inspect_plural/{run.solver}" if run.solver else None,

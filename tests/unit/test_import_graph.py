@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
             "_concurrency",
             "_disk_cache",
             "_inspect_private",
+            "_escape",
         ),
         0,
     ),

@@ -255,15 +255,39 @@ def test_a_cache_replay_never_stands_in_for_the_run_it_replays(tmp_path: Path) -
     assert any("cache replay" in note for note in report.notes)
 
 
-def test_panels_all_read_from_the_disk_cache_make_a_replay(tmp_path: Path) -> None:
-    store = {"CharacterPanel:from_cache": True, "CharacterPanel:annotator_id": "a0"}
-    write_run(tmp_path, "real", annotator_run(CORRECT_A, method="cinemetric"))
+def test_panels_read_from_the_disk_cache_are_named_with_the_run_that_built_them(
+    tmp_path: Path,
+) -> None:
+    """Not a replay (the run made its own calls), but its panels are an earlier run's."""
+    built = {"CharacterPanel:from_cache": False, "CharacterPanel:annotator_id": "a0"}
+    cached = {"CharacterPanel:from_cache": True, "CharacterPanel:annotator_id": "a0"}
+    write_run(tmp_path, "first", annotator_run(CORRECT_A, method="cinemetric", store=built))
     write_run(
-        tmp_path, "again", annotator_run(CORRECT_B, method="cinemetric", store=store, minutes=3)
+        tmp_path,
+        "again",
+        annotator_run(CORRECT_B, method="cinemetric", store=cached, minutes=3, model="prov/m2"),
+    )
+    write_run(
+        tmp_path,
+        "later",
+        annotator_run(CORRECT_B, method="cinemetric", store=cached, minutes=5),
     )
     report, _ = _report(tmp_path)
-    assert [s.path for s in report.skipped] == ["again.eval"]
-    assert "disk cache" in report.skipped[0].reason
+    logs = {log.name: log for log in report.logs}
+    assert logs["later.eval"].replay is None
+    assert logs["later.eval"].label == "cinemetric [cached panels]"
+    assert logs["later.eval"].cached_panels == (
+        "12 of 12 persona panels read from the package's disk cache, built by first.eval"
+    )
+    assert logs["again.eval"].cached_panels is not None  # another model: not first's panels
+    assert logs["again.eval"].cached_panels.endswith("built by an earlier run not in this folder")
+    assert [s.path for s in report.skipped] == ["first.eval"]  # a repeat of "later"
+    markdown = render_markdown(
+        Document(
+            "t", [], report.sections, [], [f"{n}: {v.cached_panels}" for n, v in logs.items()], {}
+        )
+    )
+    assert "built by first.eval" in markdown
 
 
 # --- failures -------------------------------------------------------------------------
@@ -278,7 +302,7 @@ def test_failures_are_beside_every_cell_and_flagged_above_ten_percent(tmp_path: 
     bad = cells[(("cinemetric", "prov/m1"), "brexit / accuracy")]
     assert (ok.failed, ok.total, ok.flagged) == (1, 12, False)
     assert (bad.failed, bad.total, bad.flagged) == (2, 12, True)
-    assert format_cell(ok).endswith("n=12, 1 failed")
+    assert format_cell(ok).endswith("n=12, 1 failed (8.3%)")
     assert format_cell(bad).startswith(f"{bad.value:.3f}{FLAG}")
     markdown = render_markdown(_document(report))
     assert f"{FLAG} failed answers exceed 10%" in markdown and "(2/12)" in markdown
@@ -289,7 +313,7 @@ def test_a_run_whose_every_answer_failed_never_reads_as_a_plain_zero(tmp_path: P
     report, _ = _report(tmp_path)
     [[cell, *_]] = [row.cells for row in _table(report, "annotator__accuracy").rows]
     assert cell.value == 0.0 and cell.flagged
-    assert format_cell(cell) == f"0.000{FLAG} [0.000, 0.000] n=20, 20 failed"
+    assert format_cell(cell) == f"0.000{FLAG} [0.000, 0.000] n=20, 20 failed (100.0%)"
     page = render_html(_document(report))
     assert 'class="num flag"' in page and "20 failed" in page
 
@@ -340,7 +364,8 @@ def test_html_page_has_contents_anchors_and_escapes_every_text(tmp_path: Path) -
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;|x" in page
     assert '<nav class="toc">' in page and 'href="#annotator__accuracy"' in page
     assert 'id="annotator__accuracy"' in page and 'href="#methods"' in page
-    assert "<script>alert(1)</script>\\|x" in render_markdown(_document(report))
+    markdown = render_markdown(_document(report))
+    assert "<script>" not in markdown and "&lt;script&gt;alert(1)&lt;/script&gt;\\|x" in markdown
 
 
 def test_formats_and_cells() -> None:
@@ -348,8 +373,10 @@ def test_formats_and_cells() -> None:
     with pytest.raises(ValueError, match="pdf"):
         parse_formats("md,pdf")
     cell = Estimate(0.5, 0.25, 0.75, 40, failed=2, total=40)
-    assert format_cell(cell) == "0.500 [0.250, 0.750] n=40, 2 failed"
-    assert format_cell(Estimate(0.5, 0.25, 0.75, 4, failed=2, total=40)).endswith("2/40 failed")
+    assert format_cell(cell) == "0.500 [0.250, 0.750] n=40, 2 failed (5.0%)"
+    assert format_cell(Estimate(0.5, 0.25, 0.75, 4, failed=2, total=40)).endswith(
+        "2/40 failed (5.0%)"
+    )
     assert format_cell(Estimate(math.nan, None, None, 3)) == "undefined n=3"
     assert format_cell(None) == ""
 

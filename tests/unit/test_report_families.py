@@ -108,25 +108,25 @@ def test_annotator_tables_have_a_column_group_per_dataset(tmp_path: Path) -> Non
 # --- PersonaEval ----------------------------------------------------------------------
 
 
-def test_personaeval_rows_are_model_by_method_and_columns_track_by_metric(tmp_path: Path) -> None:
+def test_personaeval_rows_are_method_then_model_and_columns_track_by_metric(tmp_path: Path) -> None:
     rng = np.random.default_rng(4)
     probs = rng.dirichlet(np.ones(4), size=30)
     gold = rng.integers(0, 4, size=30)
     for track, model in (("literary", "prov/a"), ("drama", "prov/a"), ("literary", "prov/b")):
         write_run(tmp_path, f"{track}_{model[-1]}", role_run(track, probs, gold, model=model))
     table = _table(_report(tmp_path), "personaeval__tracks")
-    assert table.row_header == ["model", "method"]
+    assert table.row_header == ["method", "model"]  # one column order in every table
     assert [g for g, _ in table.groups] == ["drama", "literary"]
     assert table.columns[:5] == ["top-1", "top-2", "MR", "ECE", "Brier"]
     cells = _cells(table)
-    top1 = cells[(("prov/a", "role_identification"), "literary / top-1")]
+    top1 = cells[(("role_identification", "prov/a"), "literary / top-1")]
     assert top1.value == pytest.approx(np.mean(probs.argmax(axis=1) == gold)) and top1.has_interval
-    ece = cells[(("prov/a", "role_identification"), "literary / ECE")]
+    ece = cells[(("role_identification", "prov/a"), "literary / ECE")]
     hit = probs.argmax(axis=1) == gold
     assert ece.value == pytest.approx(expected_calibration_error(probs.max(axis=1), hit, 15))
-    brier = cells[(("prov/b", "role_identification"), "literary / Brier")]
+    brier = cells[(("role_identification", "prov/b"), "literary / Brier")]
     assert brier.value == pytest.approx(np.mean(((probs - np.eye(4)[gold]) ** 2).sum(axis=1)))
-    top2 = cells[(("prov/a", "role_identification"), "drama / top-2")]
+    top2 = cells[(("role_identification", "prov/a"), "drama / top-2")]
     assert top2.value == pytest.approx(
         np.mean([g in np.argsort(p)[-2:] for p, g in zip(probs, gold)])
     )

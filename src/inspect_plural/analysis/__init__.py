@@ -12,6 +12,7 @@ from inspect_plural.analysis._columns import (
     SAMPLE_COLUMNS,
     SUMMARY_REMOVED,
     VALUES_KEY,
+    label_texts,
     log_metrics,
     sample_ids,
     sample_traits,
@@ -19,9 +20,16 @@ from inspect_plural.analysis._columns import (
     score_values,
     thinned,
 )
-from inspect_plural.analysis._frames import LogSource, results_df, samples_df
+from inspect_plural.analysis._frames import (
+    LogSource,
+    long_scores,
+    results_df,
+    samples_df,
+    trait_name,
+)
 from inspect_plural.analysis._identity import (
     PACKAGE_PREFIX,
+    is_demo,
     method_args,
     method_of,
     model_roles,
@@ -37,7 +45,10 @@ __all__ = [
     "SUMMARY_REMOVED",
     "VALUES_KEY",
     "LogSource",
+    "is_demo",
+    "label_texts",
     "log_metrics",
+    "long_scores",
     "method_args",
     "method_of",
     "model_roles",
@@ -50,4 +61,5 @@ __all__ = [
     "score_numbers",
     "score_values",
     "thinned",
+    "trait_name",
 ]

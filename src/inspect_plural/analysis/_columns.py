@@ -31,6 +31,7 @@ from inspect_ai.scorer import Score, value_to_float
 
 from inspect_plural.analysis._identity import (
     PACKAGE_PREFIX,
+    is_demo,
     method_args,
     method_of,
     model_roles,
@@ -45,6 +46,7 @@ __all__ = [
     "SUMMARY_REMOVED",
     "VALUES_KEY",
     "log_metrics",
+    "label_texts",
     "sample_ids",
     "sample_traits",
     "score_numbers",
@@ -154,6 +156,61 @@ def sample_traits(sample: EvalSample | EvalSampleSummary) -> dict[str, str]:
     }
 
 
+LABEL_SCORERS = ("annotator_scorer", "distribution_scorer")
+"""Scorers whose ``pred`` and ``gold`` are indices into the sample's label scale."""
+
+
+def _scale_labels(metadata: Mapping[str, Any]) -> list[str]:
+    scale = metadata.get("scale")
+    labels = scale.get("labels") if isinstance(scale, Mapping) else None
+    return [str(x) for x in labels] if isinstance(labels, list) else []
+
+
+def _label_at(names: list[str], index: Any) -> str | None:
+    number = _number(index)
+    if number is None or not number.is_integer() or not 0 <= number < len(names):
+        return None  # a failed answer (-1), or no such label
+    return names[int(number)]
+
+
+def label_texts(sample: EvalSample | EvalSampleSummary) -> dict[str, str]:
+    """The label text beside each label index of the first scorer's value.
+
+    The label of ``pred`` and ``gold`` for annotator and distribution samples (they
+    index the scale's labels), of ``gold_index`` for PersonaEval (it indexes the
+    candidates as presented).
+
+    Args:
+        sample: A sample or its summary.
+
+    Returns:
+        ``pred`` / ``gold`` -> label text, for the indices the sample has (the frames
+        name the columns ``pred_label`` and ``gold_label``).
+    """
+    scores = sample.scores or {}
+    if not scores:
+        return {}
+    name, score = next(iter(scores.items()))
+    numbers = score_numbers(score) or {}
+    metadata = sample.metadata or {}
+    out: dict[str, str] = {}
+    if name in LABEL_SCORERS:
+        names = _scale_labels(metadata)
+        for key in ("pred", "gold"):
+            text = _label_at(names, numbers.get(key))
+            if text is not None:
+                out[key] = text
+    elif "gold_index" in numbers and isinstance(metadata.get("candidates"), list):
+        candidates = [
+            str(c.get("name", c)) if isinstance(c, Mapping) else str(c)
+            for c in metadata["candidates"]
+        ]
+        text = _label_at(candidates, numbers["gold_index"])
+        if text is not None:
+            out["gold"] = text
+    return out
+
+
 def log_metrics(log: EvalLog) -> dict[str, float]:
     """A log's metrics, flat: ``name`` (first scorer) or ``scorer/name`` (the others)."""
     out: dict[str, float] = {}
@@ -177,6 +234,7 @@ EVAL_COLUMNS = [
     EvalColumn("method", path=method_of, required=True),
     EvalColumn("model", path="eval.model", required=True),
     EvalColumn("metrics_preset", path=_preset),
+    EvalColumn("demo", path=is_demo),
     EvalColumn("task_arg_*", path="eval.task_args"),
 ]
 """The run's columns repeated on each sample row (joined by Inspect on ``eval_id``)."""
@@ -187,6 +245,7 @@ SAMPLE_COLUMNS = [
     SampleColumn("*", path=sample_ids),
     SampleColumn("trait_*", path=sample_traits),
     SampleColumn("score_*", path=score_values),
+    SampleColumn("label_*", path=label_texts),
     SampleColumn("error", path="error"),
     SampleColumn("summary_thinned", path=thinned),
 ]

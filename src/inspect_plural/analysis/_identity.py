@@ -17,6 +17,7 @@ from inspect_ai.log import EvalLog
 __all__ = [
     "PACKAGE_PREFIX",
     "TASK_DEFAULT",
+    "is_demo",
     "method_args",
     "method_of",
     "model_roles",
@@ -65,6 +66,19 @@ def method_of(log: EvalLog) -> str:
         if isinstance(method, str) and method:
             return method
     return "(none)"
+
+
+def is_demo(log: EvalLog) -> bool:
+    """Whether the run read the demo data written for this package (``-T demo=true``).
+
+    The task's metadata says so (every task of the package records ``demo``); a log
+    without it (a third-party task) is a demo run when its task argument ``demo`` is set.
+    """
+    metadata = log.eval.metadata or {}
+    if isinstance(metadata.get("demo"), bool):
+        return bool(metadata["demo"])
+    given = (log.eval.task_args or {}).get("demo")
+    return given is True or str(given).strip().lower() in ("true", "1", "yes")
 
 
 def _given(params: dict[str, Any]) -> dict[str, Any]:

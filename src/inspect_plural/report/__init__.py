@@ -13,6 +13,7 @@ from inspect_plural.report._figures import has_debate
 from inspect_plural.report._grouping import Grouped, flat_configuration, group_runs, label_logs
 from inspect_plural.report._load import NoLogsError, load_logs
 from inspect_plural.report._logs import FAMILIES, LEWIDI_METRICS, LoadResult, LogData, SkippedLog
+from inspect_plural.report._paths import shown_path
 from inspect_plural.report._read import DEFAULT_ROLE
 from inspect_plural.report._render import (
     FLAG,
@@ -24,8 +25,10 @@ from inspect_plural.report._render import (
     render_table_markdown,
 )
 from inspect_plural.report._render_html import render_html
+from inspect_plural.report._render_latex import render_latex
 from inspect_plural.report._replay import SampleCalls, replay_reason, sample_calls
 from inspect_plural.report._report import (
+    DEFAULT_FORMATS,
     FORMATS,
     Report,
     build_report,
@@ -66,6 +69,7 @@ from inspect_plural.report.metrics import (
 )
 
 __all__ = [
+    "DEFAULT_FORMATS",
     "DEFAULT_ROLE",
     "FAMILIES",
     "FLAG",
@@ -116,11 +120,13 @@ __all__ = [
     "pearson",
     "render_csv",
     "render_html",
+    "render_latex",
     "render_markdown",
     "render_results_csv",
     "render_table_markdown",
     "replay_reason",
     "sample_calls",
+    "shown_path",
     "shuffle_spread",
     "slug",
     "spearman",

@@ -24,6 +24,7 @@ from scipy.stats import bootstrap
 
 __all__ = [
     "CONFIDENCE",
+    "FLAG",
     "FLAG_SHARE",
     "MIN_UNITS",
     "TOO_FEW",
@@ -45,6 +46,8 @@ MIN_UNITS = 5
 
 FLAG_SHARE = 0.10
 """A cell whose failed answers exceed this share of its samples is flagged."""
+FLAG = "†"
+"""Marks such a cell (and its run in a figure): not compared with the others."""
 
 _MAX_BATCH_CELLS = 4_000_000
 """Resamples x observations held in memory at once (bounds a large log's footprint)."""

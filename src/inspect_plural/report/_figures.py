@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from inspect_plural.report._bootstrap import MIN_UNITS, Estimate
+from inspect_plural.report._bootstrap import FLAG, FLAG_SHARE, MIN_UNITS, Estimate
 from inspect_plural.report._logs import LogData
 from inspect_plural.report.metrics import (
     annotator_accuracy,
@@ -39,6 +39,7 @@ from inspect_plural.report.metrics import (
 
 __all__ = ["annotator_spread", "debate", "forest", "has_debate", "reliability", "save", "wrap"]
 
+_FLAGGED = "#c0392b"
 _CHAR_INCHES = 0.105
 """Approximate width of one character of the title font (12 pt), in inches."""
 
@@ -267,37 +268,42 @@ def forest(
     width = 7.0 * cols
     figure = Figure(figsize=(width, 1.0 + 0.34 * sum(heights)), layout="constrained")
     spec = figure.add_gridspec(grid_rows, cols, height_ratios=heights)
-    open_marker = False
+    open_marker = flagged = False
     first: Axes | None = None
     for k, (group, rows) in enumerate(panels):
         ax = figure.add_subplot(spec[k // cols, k % cols])
         first = first or ax
-        y = _run_rows(ax, [label for label, _ in rows])
+        labels = [f"{label} {FLAG}" if c is not None and c.flagged else label for label, c in rows]
+        y = _run_rows(ax, labels)
         for position, (_, cell) in zip(y, rows):
             assert cell is not None
+            color = _FLAGGED if cell.flagged else "#1f77b4"
+            flagged = flagged or cell.flagged
             if cell.low is not None and cell.high is not None:
-                ax.plot([cell.low, cell.high], [position] * 2, color="#1f77b4", linewidth=1.5)
-                ax.plot([cell.value], [position], "o", color="#1f77b4", markersize=4)
+                ax.plot([cell.low, cell.high], [position] * 2, color=color, linewidth=1.5)
+                ax.plot([cell.value], [position], "o", color=color, markersize=4)
             else:
                 open_marker = True
-                ax.plot([cell.value], [position], "o", mfc="white", color="#1f77b4", markersize=4)
+                ax.plot([cell.value], [position], "o", mfc="white", color=color, markersize=4)
         ax.set_title(group, fontsize="small", fontweight="bold", loc="left")
         ax.set_xlabel(metric, fontsize="small")
         if ends:
             ax.set_xlim(min(ends) - pad, max(ends) + pad)
         ax.grid(axis="x", color="#eee")
     figure.suptitle(wrap(title, width))
+    notes = []
     if open_marker:
-        figure.supxlabel(
-            wrap(
-                f"Open markers: no interval (fewer than {MIN_UNITS} units, an undefined "
-                "resample, or the log's own value).",
-                width,
-                0.85,
-            ),
-            fontsize="small",
-            color="#8a3b00",
+        notes.append(
+            f"Open markers: no interval (fewer than {MIN_UNITS} units, an undefined "
+            "resample, or the log's own value)."
         )
+    if flagged:
+        notes.append(
+            f"{FLAG} and red: failed answers exceed {FLAG_SHARE:.0%}; not comparable with "
+            "the other runs. Runs are in name order, not ranked."
+        )
+    if notes:
+        figure.supxlabel(wrap(" ".join(notes), width, 0.85), fontsize="small", color="#8a3b00")
     if path is not None:
         save(figure, path)
     return figure

@@ -13,7 +13,8 @@ Each shown log gets a row label: its method, plus the settings that distinguish 
 the other logs of the same task and method (``llm_judge (seed=43)``), named on every
 log of that method so rows line up across datasets. The model is a
 column of its own; a method chosen with ``--solver`` on a task built for another reads
-``via --solver``.
+``via --solver``. A label never holds a local path (a path setting is named by its last
+part) nor the samples run: marks say what a reader must know (:data:`MARKS`).
 """
 
 from __future__ import annotations
@@ -24,12 +25,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_plural.report._logs import LogData, SkippedLog
+from inspect_plural.report._paths import looks_like_path, path_tail
 
-__all__ = ["Grouped", "flat_configuration", "group_runs", "label_logs"]
+__all__ = ["MARKS", "Grouped", "flat_configuration", "group_runs", "label_logs", "marks"]
 
 _LABEL_CHARS = 40
 _NOT_LABELS = ("task", "model", "method")
 """Configuration keys that are never part of a label (the table shows them)."""
+_MARKED = ("task_args.demo", "samples.limit", "samples.sample_id")
+"""Configuration keys a mark stands for instead of a ``name=value`` part."""
+
+MARKS: dict[str, str] = {
+    "DEMO": "the run read the demo data written for this package (-T demo=true), not a "
+    "dataset: its numbers say nothing about a method",
+    "partial": "the run covered part of its dataset (--limit or --sample-id; the Runs "
+    "table says how many samples)",
+    "cache replay": "every model call was read from Inspect's cache: the answers of an earlier run",
+    "cached panels": "its persona panels were read from the package's disk cache, built "
+    "by an earlier run (the notes name it)",
+}
+"""The marks a row label may end with, and what each means."""
 _PREFIX_NAMES = {
     "task_args.": "",
     "method_args.": "",
@@ -76,6 +91,17 @@ def _name(key: str) -> str:
     return key
 
 
+def marks(log: LogData) -> list[str]:
+    """The marks of a run (:data:`MARKS`), in that order."""
+    found = [
+        ("DEMO", log.demo),
+        ("partial", log.partial is not None),
+        ("cache replay", log.replay is not None),
+        ("cached panels", log.cached_panels is not None),
+    ]
+    return [mark for mark, present in found if present]
+
+
 def _parts(keys: Sequence[str], flat: Mapping[str, str], log: LogData) -> list[str]:
     """``name=value`` of each key, one per name (a set value wins over a default)."""
     chosen: dict[str, str | None] = {}
@@ -94,6 +120,8 @@ def _parts(keys: Sequence[str], flat: Mapping[str, str], log: LogData) -> list[s
 
 def _short(value: str | None) -> str:
     text = (value or "").strip('"')
+    if looks_like_path(text):
+        text = path_tail(text)
     return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 3] + "..."
 
 
@@ -104,23 +132,25 @@ def label_logs(logs: Sequence[LogData]) -> None:
     it is then named on every log of that method (``seed=42`` also where only seed 42
     ran), so one run's row lines up across the datasets of a table.
     """
-    flats = {id(log): flat_configuration(log.config) for log in logs}
-    groups: dict[tuple[str, str], list[LogData]] = {}
-    for log in logs:
-        groups.setdefault((log.task, log.method), []).append(log)
-    varying: dict[str, dict[str, None]] = {}
-    for (_, method), members in groups.items():
+    flats = {
+        id(log): {k: v for k, v in flat_configuration(log.config).items() if k not in _MARKED}
+        for log in logs
+    }
+    groups: dict[tuple[str, str, bool], list[LogData]] = {}
+    for log in logs:  # demo and real-data runs differ by their mark, not by their settings
+        groups.setdefault((log.task, log.method, log.demo), []).append(log)
+    varying: dict[tuple[str, bool], dict[str, None]] = {}
+    for (_, method, demo), members in groups.items():
         keys = sorted({k for log in members for k in flats[id(log)]})
-        found = varying.setdefault(method, {})
+        found = varying.setdefault((method, demo), {})
         for key in keys:
             if len({flats[id(log)].get(key) for log in members}) > 1:
                 found.setdefault(key, None)
     for log in logs:
-        keys = sorted(varying.get(log.method, {}))
+        keys = sorted(varying.get((log.method, log.demo), {}))
         parts = _parts(keys, flats[id(log)], log)
         log.label = f"{log.method} ({', '.join(parts)})" if parts else log.method
-        if log.replay:
-            log.label += " [cache replay]"
+        log.label += "".join(f" [{mark}]" for mark in marks(log))
     for members in groups.values():
         _unique(members)
 

@@ -13,18 +13,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from inspect_ai.log import list_eval_logs
 
 from inspect_plural.report._logs import LoadResult, LogData, SkippedLog
 from inspect_plural.report._read import (
+    USAGE_FIELDS,
     first_sample_calls,
     json_value,
     read_details,
     read_headers,
     read_summaries,
+    read_uniform,
 )
-from inspect_plural.report._replay import SampleCalls, replay_reason
+from inspect_plural.report._replay import built_panels, panel_source, replay_reason
+from inspect_plural.report.metrics._base import preset
+from inspect_plural.report.metrics._uniform import wants_uniform
 from inspect_plural.scorers import panel_summary
 
 __all__ = ["NoLogsError", "Warn", "load_logs", "log_paths"]
@@ -71,7 +76,7 @@ def _frames(samples: pd.DataFrame | None, scorer: str | None) -> _Frames:
     values: list[dict[str, float]] = []
     keys: list[dict[str, Any]] = []
     scales: list[dict[str, Any]] = []
-    usage: list[tuple[int, str, int, int]] = []
+    usage: list[tuple[Any, ...]] = []
     errored = 0
     for record in samples.itertuples(index=False) if samples is not None else []:
         scores = json_value(record.scores, {}) or {}
@@ -88,16 +93,21 @@ def _frames(samples: pd.DataFrame | None, scorer: str | None) -> _Frames:
             }
         )
         scales.append(json_value(record.scale, {}) or {})
-        for role, (tokens_in, tokens_out) in sorted((json_value(record.usage, {}) or {}).items()):
-            usage.append((row, role, int(tokens_in), int(tokens_out)))
+        for role, counts in sorted((json_value(record.usage, {}) or {}).items()):
+            usage.append((row, role, *(_tokens(c) for c in counts)))
     index = pd.RangeIndex(len(values))
     return _Frames(
         values=pd.DataFrame.from_records(values, index=index, columns=_ordered(values)),
         meta=pd.DataFrame.from_records(keys, index=index, columns=_ordered(keys)),
         scale=pd.DataFrame.from_records(scales, index=index),
-        usage=pd.DataFrame(usage, columns=["sample", "role", "input_tokens", "output_tokens"]),
+        usage=pd.DataFrame(usage, columns=["sample", "role", *USAGE_FIELDS]),
         errored=errored,
     )
+
+
+def _tokens(count: Any) -> float:
+    """A token count (NaN where the provider reports none, e.g. no prompt cache)."""
+    return float(count) if isinstance(count, int | float) else float("nan")
 
 
 def _task_name(task: str) -> str:
@@ -133,47 +143,88 @@ def _log_data(path: str, name: str, header: Mapping[str, Any], frames: _Frames) 
         scale=frames.scale,
         usage=frames.usage,
         errored=frames.errored,
+        demo=bool(header.get("demo")),
+        dataset_samples=_count(header.get("dataset_samples")),
     )
+
+
+def _count(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | float) and not pd.isna(value) else None
 
 
 # --- details --------------------------------------------------------------------------
 
 
 def _replay_candidate(log: LogData) -> bool:
-    """Whether the summaries leave open that the log replays cached answers."""
+    """Whether the summaries leave open that the log replays Inspect's cached answers."""
     if not log.n:
         return False
-    if "cinemetric" in log.method:
-        return True  # its panels may all come from the disk cache
     calls = float(log.values["model_calls"].sum()) if "model_calls" in log.values else None
     usage = (
-        int(log.usage[["input_tokens", "output_tokens"]].to_numpy().sum()) if len(log.usage) else 0
+        float(np.nansum(log.usage[list(USAGE_FIELDS)].to_numpy(dtype=float)))
+        if len(log.usage)
+        else 0
     )
     return usage == 0 and (calls is None or calls > 0)
 
 
-def _maybe_replay(calls: SampleCalls) -> bool:
-    """Whether one sample is consistent with a replay (its calls or its panels cached)."""
-    return replay_reason([calls]) is not None
+def _has_panels(log: LogData) -> bool:
+    """Whether the log's samples hold CINEMETRIC persona panels (maybe from the disk cache)."""
+    return bool(log.n) and "cinemetric" in log.method
 
 
 def _details(path: str, log: LogData, header: Mapping[str, Any]) -> None:
-    """Read what the summaries lack: a replay's events and panels, a panel scorer's panel."""
+    """Read what the summaries lack: a replay's events, the panels' source, a panel scorer's."""
     scorers = json_value(header.get("scorer_metrics"), {}) or {}
     fields: set[str] = set()
     if any(str(name).split("/")[-1] == "panel" for name in scorers):
         fields.add("scores")
+    if _has_panels(log):
+        fields.add("store")
     if _replay_candidate(log):
         first = log.sample_meta.iloc[0]
-        if _maybe_replay(first_sample_calls(path, str(first["sample_id"]), int(first["epoch"]))):
-            fields |= {"events", "store"}
+        calls = first_sample_calls(path, str(first["sample_id"]), int(first["epoch"]))
+        if replay_reason([calls]) is not None:
+            fields.add("events")
     if not fields:
         return
     details = read_details(path, fields)
     if "events" in fields:
         log.replay = replay_reason(details.calls)
+    if "store" in fields:
+        log.cached_panels = panel_source(details.calls)
+        log.built_panels = built_panels(details.calls)
     if details.panel_samples:
         log.panel = panel_summary(details.panel_samples)
+
+
+def _uniform(path: str, log: LogData) -> None:
+    """The uniform baseline's per-item values beside a chance model's distribution run."""
+    if wants_uniform(log):
+        log.uniform = read_uniform(path, preset(log))
+
+
+def _name_panel_builders(logs: Sequence[LogData]) -> None:
+    """Say which run built the panels a log read from the disk cache, where it is here.
+
+    The builder is the latest earlier log of the same task, method and model that built
+    panels itself (the disk cache key holds more, so this names the likely run).
+    """
+    for log in logs:
+        if log.cached_panels is None:
+            continue
+        builders = [
+            other
+            for other in logs
+            if other.built_panels
+            and (other.task, other.method, other.model) == (log.task, log.method, log.model)
+            and other.created < log.created
+        ]
+        if builders:
+            builder = max(builders, key=lambda x: (x.created, x.name))
+            log.cached_panels += f", built by {builder.name}"
+        else:
+            log.cached_panels += ", built by an earlier run not in this folder"
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -192,12 +243,32 @@ def _relative(path: str, log_dir: Path) -> str:
         return path
 
 
-def load_logs(log_dir: str | Path, warn: Warn) -> LoadResult:
+DEMO_LEFT_OUT = (
+    "demo data (-T demo=true), left out of a report with real-data runs "
+    "(--include-demo shows it, marked DEMO)"
+)
+"""Why a demo run is not shown beside real-data runs."""
+NO_SAMPLES = "0 samples (e.g. --limit 0): nothing to report"
+"""Why a finished log without samples is not shown."""
+
+
+def _demo_apart(logs: list[LogData], include_demo: bool) -> tuple[list[LogData], list[LogData]]:
+    """(shown, left out): demo runs are left out when real-data runs are present."""
+    if include_demo or all(log.demo for log in logs):
+        return logs, []
+    return [log for log in logs if not log.demo], [log for log in logs if log.demo]
+
+
+def load_logs(log_dir: str | Path, warn: Warn, include_demo: bool = False) -> LoadResult:
     """Read every log under a directory (recursively); keep the finished ones.
+
+    A log without samples is left out, and so are demo runs when the folder also holds
+    runs on real data, unless ``include_demo`` (they are then shown marked DEMO).
 
     Args:
         log_dir: The directory.
         warn: Called with a message for each log left out.
+        include_demo: Show demo runs beside real-data runs.
 
     Returns:
         The logs to show (labelled), the ones set aside or skipped, and notes.
@@ -243,12 +314,23 @@ def load_logs(log_dir: str | Path, warn: Warn) -> LoadResult:
         scorer = next(iter(json_value(header.get("scorer_metrics"), {}) or {}), None)
         frames = _frames(summaries.get(path), scorer)
         log = _log_data(path, _relative(path, folder), header, frames)
+        if log.n + log.errored == 0:
+            skip(path, NO_SAMPLES, NO_SAMPLES)
+            continue
         _details(path, log, header)
+        _uniform(path, log)
         result.logs.append(log)
     if not result.logs:
         raise NoLogsError(
-            f"{folder}: no finished logs ({len(paths)} found, none with status 'success')"
+            f"{folder}: no finished logs with samples ({len(paths)} found, none with "
+            "status 'success' and at least one sample)"
         )
+    _name_panel_builders(result.logs)
+    result.logs, demo = _demo_apart(result.logs, include_demo)
+    result.skipped += [SkippedLog(log.name, DEMO_LEFT_OUT) for log in demo]
+    if demo:
+        logs = f"{len(demo)} demo log{'s' if len(demo) != 1 else ''}"
+        warn(f"left out {logs} (-T demo=true) beside real-data runs; --include-demo shows them")
     grouped = group_runs(result.logs)
     result.logs = grouped.kept
     result.skipped += grouped.set_aside

@@ -77,14 +77,23 @@ class LogData:
         sample_meta: One row per values row: ``sample_id``, ``epoch``,
             ``annotator_id``, ``item_id``, ``aspect`` and ``trait:<dimension>``.
         scale: One row per values row: the label scale's ``kind``, ``low``, ``high``.
-        usage: Long table: ``sample`` (row), ``role``, ``input_tokens``,
-            ``output_tokens``.
+        usage: Long table: ``sample`` (row), ``role``, ``input_tokens`` (uncached),
+            ``output_tokens``, ``input_tokens_cache_read`` and
+            ``input_tokens_cache_write`` (NaN where the provider reports no cache).
         errored: Samples that errored (no score): failures of every cell.
         panel: The persona panel scorer's summary, when the log has one.
         replay: Why the log is a cache replay (None: it is not).
         label: The row label (method and what distinguishes its configuration).
         reduced_epochs: The epochs averaged into each row (1: rows are sample-epochs
             as read; see :func:`~inspect_plural.report.metrics._base.reduce_epochs`).
+        demo: Whether the run read the demo data written for this package
+            (``-T demo=true``): marked DEMO wherever it is shown.
+        dataset_samples: Samples in the task's dataset (None: not recorded).
+        cached_panels: How many of the run's persona panels were read from the disk
+            cache, and which run built them (None: it built its own, or has none).
+        built_panels: Whether the run built some persona panel itself.
+        uniform: The uniform baseline's per-item values on the run's items (a chance
+            model's distribution run; :mod:`~.metrics._uniform`), else None.
     """
 
     path: str
@@ -112,11 +121,34 @@ class LogData:
     replay: str | None = None
     label: str = ""
     reduced_epochs: int = 1
+    demo: bool = False
+    dataset_samples: int | None = None
+    cached_panels: str | None = None
+    built_panels: bool = False
+    uniform: pd.DataFrame | None = None
 
     @property
     def n(self) -> int:
         """Scored rows (samples x epochs) of :attr:`values`."""
         return len(self.values)
+
+    @property
+    def partial(self) -> str | None:
+        """How the run was limited to part of its dataset (None: every sample ran).
+
+        ``--limit 5`` or ``--sample-id a,b``, with how many samples ran out of the
+        dataset's when the log records it (``5 of 40 samples, --limit 5``).
+        """
+        chosen = self.config.get("samples") or {}
+        limit, sample_id = chosen.get("limit"), chosen.get("sample_id")
+        if limit is None and sample_id is None:
+            return None
+        option = f"--limit {limit}" if limit is not None else "--sample-id"
+        if limit is not None and sample_id is not None:
+            option += ", --sample-id"
+        ran = (self.n * self.reduced_epochs + self.errored) // max(self.epochs, 1)
+        whole = f" of {self.dataset_samples}" if self.dataset_samples else ""
+        return f"{ran}{whole} samples, {option}"
 
     @property
     def family(self) -> str:

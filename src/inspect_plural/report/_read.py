@@ -15,7 +15,9 @@ Three reads, each one call of Inspect's reader over many logs:
    fields they need (``exclude_fields``): model events to tell a cache replay
    (:mod:`._replay`; one sample is looked at first, and a log whose first sample was
    answered live is not read further), the store for CINEMETRIC panels read from the
-   disk cache, and the persona panel scorer's score metadata.
+   disk cache, and the persona panel scorer's score metadata; and
+   :func:`read_uniform`, the sample metadata of a chance model's distribution run, for
+   the uniform baseline beside it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary, read_eval_log
 from inspect_ai.scorer import Score
 
 from inspect_plural.analysis import (
+    is_demo,
     method_of,
     model_roles,
     run_configuration,
@@ -43,6 +46,7 @@ from inspect_plural.analysis import (
     thinned,
 )
 from inspect_plural.report._replay import SampleCalls, sample_calls
+from inspect_plural.report.metrics._uniform import uniform_item_values
 from inspect_plural.scorers.panel._score import PANEL_KEY
 
 __all__ = [
@@ -54,6 +58,7 @@ __all__ = [
     "read_details",
     "read_headers",
     "read_summaries",
+    "read_uniform",
 ]
 
 DEFAULT_ROLE = "default"
@@ -103,6 +108,8 @@ HEADER_COLUMNS = [
     EvalColumn("scorer_metrics", path=_scorer_metrics),
     EvalColumn("configuration", path=_configuration),
     EvalColumn("run_key", path=run_key, required=True),
+    EvalColumn("demo", path=is_demo),
+    EvalColumn("dataset_samples", path="eval.dataset.samples"),
 ]
 """The header fields the report reads (``evals_df`` columns)."""
 
@@ -170,18 +177,41 @@ def _scale(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
     return {}
 
 
-def _usage(sample: EvalSample | EvalSampleSummary) -> dict[str, list[int]]:
-    """Role -> [input, output] tokens; the evaluated model's own as ``default``."""
-    total_in = sum(u.input_tokens for u in sample.model_usage.values())
-    total_out = sum(u.output_tokens for u in sample.model_usage.values())
-    usage: dict[str, list[int]] = {}
+USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "input_tokens_cache_read",
+    "input_tokens_cache_write",
+)
+"""Token counts read per model role, as Inspect's ``ModelUsage`` names them: input tokens
+the provider processed (uncached), output tokens, and input read from or written to the
+provider's own prompt cache (None where the provider reports no cache)."""
+
+
+def _counts(usage: Any) -> list[int | None]:
+    return [getattr(usage, name, None) for name in USAGE_FIELDS]
+
+
+def _minus(total: list[int | None], part: list[int | None]) -> list[int | None]:
+    return [None if t is None else t - (p or 0) for t, p in zip(total, part)]
+
+
+def _plus(total: list[int | None], part: list[int | None]) -> list[int | None]:
+    return [p if t is None else t + (p or 0) for t, p in zip(total, part)]
+
+
+def _usage(sample: EvalSample | EvalSampleSummary) -> dict[str, list[int | None]]:
+    """Role -> token counts (:data:`USAGE_FIELDS`); the evaluated model's own as ``default``."""
+    total: list[int | None] = [0, 0, None, None]
+    for model in sample.model_usage.values():
+        total = _plus(total, _counts(model))
+    usage: dict[str, list[int | None]] = {}
     roles = getattr(sample, "role_usage", None) or {}
     for role, u in roles.items():
-        usage[role] = [u.input_tokens, u.output_tokens]
-        total_in -= u.input_tokens
-        total_out -= u.output_tokens
-    if total_in > 0 or total_out > 0 or not usage:
-        usage[DEFAULT_ROLE] = [max(total_in, 0), max(total_out, 0)]
+        usage[role] = _counts(u)
+        total = _minus(total, usage[role])
+    if any((t or 0) > 0 for t in total) or not usage:
+        usage[DEFAULT_ROLE] = [None if t is None else max(t, 0) for t in total]
     return usage
 
 
@@ -331,6 +361,35 @@ def read_details(path: str, fields: set[str]) -> Details:
                 _panel_sample(str(record.id), int(str(record.epoch)), detail["panel_scores"])
             )
     return details
+
+
+def read_uniform(path: str, preset_name: str) -> pd.DataFrame:
+    """The uniform baseline's per-item values of a distribution log, one row per sample.
+
+    A full read (the gold distributions are in the sample metadata, which a summary may
+    thin), without messages, events, store or attachments.
+
+    Args:
+        path: The log.
+        preset_name: The task's metrics preset.
+
+    Returns:
+        One row per sample and epoch, a column per value (empty without item samples).
+    """
+
+    def values(sample: EvalSample) -> dict[str, float]:
+        return uniform_item_values(sample.metadata or {}, preset_name)
+
+    columns = [
+        SampleColumn("id", path="id", required=True, type=str),
+        SampleColumn("uniform", path=values, full=True),
+    ]
+    frame = samples_df(path, columns=columns, quiet=True, exclude_fields=_ALL_FIELDS - {"scores"})
+    rows = [json_value(v, {}) or {} for v in frame["uniform"]] if len(frame) else []
+    found: pd.DataFrame = pd.DataFrame.from_records(
+        rows, columns=list(dict.fromkeys(k for r in rows for k in r))
+    )
+    return found
 
 
 def first_sample_calls(path: str, sample_id: str, epoch: int) -> SampleCalls:

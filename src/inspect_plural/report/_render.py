@@ -7,7 +7,7 @@
   every estimate in long form, with its flag.
 
 Numbers in Markdown and HTML are rounded to 3 decimals; the CSV files hold full
-precision. A cell reads ``0.512 [0.431, 0.590] n=40, 3 failed``; ``†`` after the value
+precision. A cell reads ``0.512 [0.431, 0.590] n=40, 3 failed (7.5%)``; ``†`` after the value
 flags failures above 10% of the cell's samples, ``*`` a footnote; a blank cell is a run
 or metric that does not apply.
 """
@@ -20,7 +20,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from inspect_plural.report._bootstrap import FLAG_SHARE, Estimate
+from inspect_plural._escape import csv_cell, markdown
+from inspect_plural.report._bootstrap import FLAG, FLAG_SHARE, Estimate
 from inspect_plural.report._tables import Cell, Section, Table
 
 __all__ = [
@@ -36,9 +37,6 @@ __all__ = [
     "render_results_csv",
     "render_table_markdown",
 ]
-
-FLAG = "†"
-"""Marks a cell whose failed answers exceed :data:`~._stats.FLAG_SHARE` of its samples."""
 
 
 @dataclass(frozen=True)
@@ -77,12 +75,12 @@ def format_number(value: float, digits: int = 3) -> str:
 
 
 def failure_text(cell: Estimate) -> str:
-    """``3 failed`` (of the n samples), or ``3/80 failed`` when n counts other units."""
+    """``3 failed (7.5%)`` of the n samples, or ``3/80 failed (3.8%)`` when n counts other units."""
     if cell.total is None:
         return ""
-    if cell.total == cell.n:
-        return f"{cell.failed} failed"
-    return f"{cell.failed}/{cell.total} failed"
+    count = str(cell.failed) if cell.total == cell.n else f"{cell.failed}/{cell.total}"
+    share = f" ({100 * cell.failed / cell.total:.1f}%)" if cell.failed and cell.total else ""
+    return f"{count} failed{share}"
 
 
 def cell_parts(cell: Estimate) -> tuple[str, str, str]:
@@ -99,7 +97,7 @@ def cell_parts(cell: Estimate) -> tuple[str, str, str]:
 
 
 def format_cell(cell: Cell) -> str:
-    """A cell as one line of text: ``0.512 [0.431, 0.590] n=40, 3 failed``; blank: ``""``."""
+    """A cell as one line of text: ``0.512 [0.431, 0.590] n=40, 3 failed (7.5%)``; blank: ``""``."""
     if cell is None:
         return ""
     if isinstance(cell, Estimate):
@@ -132,7 +130,8 @@ def footnotes(table: Table) -> list[str]:
     lines = list(table.notes)
     if flagged:
         lines.append(
-            f"{FLAG} failed answers exceed {FLAG_SHARE:.0%} of the cell's samples: "
+            f"{FLAG} failed answers exceed {FLAG_SHARE:.0%} of the cell's samples, so the "
+            "cell is not compared with others (rows are never ranked by score): "
             + _shorten(flagged)
         )
     for note, places in by_note.items():
@@ -145,27 +144,23 @@ def _shorten(items: Sequence[str], most: int = 6) -> str:
     return shown + (f"; and {len(items) - most} more" if len(items) > most else "")
 
 
-def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def render_table_markdown(table: Table, level: int = 3) -> str:
     """One table as Markdown: heading, pipe table, caption and footnotes."""
     header = [*table.row_header, *table.flat_columns]
     lines = [
-        f"{'#' * level} {_md(table.title)}",
+        f"{'#' * level} {markdown(table.title)}",
         "",
-        "| " + " | ".join(_md(h) for h in header) + " |",
+        "| " + " | ".join(markdown(h) for h in header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
     ]
     for row in table.rows:
         cells = [*row.labels, *(format_cell(c) for c in row.cells)]
-        lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(markdown(c) for c in cells) + " |")
     lines.append("")
     if table.caption:
-        lines += [_md(table.caption), ""]
+        lines += [markdown(table.caption), ""]
     notes = footnotes(table)
-    lines += [f"- {_md(note)}" for note in notes]
+    lines += [f"- {markdown(note)}" for note in notes]
     if notes:
         lines.append("")
     return "\n".join(lines)
@@ -177,15 +172,16 @@ def _anchor(text: str) -> str:
 
 def render_markdown(document: Document) -> str:
     """The whole report as one Markdown file (figures linked)."""
-    parts = [f"# {_md(document.title)}", "", *document.summary, "", "## Contents", ""]
+    summary = [markdown(line) for line in document.summary]
+    parts = [f"# {markdown(document.title)}", "", *_paragraphs(summary), "## Contents", ""]
     for section in document.sections:
-        parts.append(f"- [{_md(section.title)}](#{_anchor(section.title)})")
+        parts.append(f"- [{markdown(section.title)}](#{_anchor(section.title)})")
     parts.append("")
     for section in document.sections:
-        parts += [f"## {_md(section.title)}", ""]
-        parts += [*(_md(p) for p in section.intro), ""] if section.intro else []
+        parts += [f"## {markdown(section.title)}", ""]
+        parts += [*(markdown(p) for p in section.intro), ""] if section.intro else []
         for figure in section.figures:
-            parts += [f"![{_md(figure.title)}]({figure.path})", ""]
+            parts += [f"![{markdown(figure.title)}]({figure.path})", ""]
         for table in section.tables:
             parts.append(render_table_markdown(table))
     parts += _md_list("Logs left out", [f"{log}: {why}" for log, why in document.skipped])
@@ -194,16 +190,20 @@ def render_markdown(document: Document) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
+def _paragraphs(lines: Sequence[str]) -> list[str]:
+    return [part for line in lines for part in (line, "")]
+
+
 def _md_list(title: str, items: Sequence[str]) -> list[str]:
     if not items:
         return []
-    return [f"## {title}", "", *(f"- {_md(item)}" for item in items), ""]
+    return [f"## {title}", "", *(f"- {markdown(item)}" for item in items), ""]
 
 
 def _csv_text(rows: Sequence[Sequence[object]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(rows)
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 

@@ -4,14 +4,15 @@ A table of contents links every section and table (anchors are the table ids); w
 tables scroll sideways inside their box; long breakdowns and the per-dataset
 per-annotator figures are folded (``<details>``). A cell shows its value (``†`` when
 failures exceed 10%), its interval and, on a second line, n and failed answers; a
-flagged cell is tinted. Every text is escaped with ``html.escape``; no external assets.
+flagged cell is tinted. Every text is escaped (:func:`inspect_plural._escape.html`);
+no external assets.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
+from inspect_plural._escape import html
 from inspect_plural.report._bootstrap import Estimate
 from inspect_plural.report._render import Document, cell_parts, footnotes, format_cell
 from inspect_plural.report._tables import Cell, FigureFile, Section, Table
@@ -27,11 +28,15 @@ h1{margin-top:.3em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-to
 h3{margin:1.4em 0 .4em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.3em 0;font-size:88%}
-th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;
+overflow-wrap:anywhere}
+tbody th{font-weight:normal;min-width:6em;max-width:16em}
+td{max-width:24em}
 thead th{background:#eee}th.group{text-align:center;background:#e4e4ee}
 td.num{text-align:right;white-space:nowrap}
 td.flag{background:#fde2e0}
-.ci{color:#555;font-size:90%}.n{color:#666;font-size:80%;display:block}
+.ci{color:#555;font-size:90%;display:block}
+.n{color:#666;font-size:80%;display:block;white-space:normal}
 .n.bad{color:#a40000;font-weight:600}
 p.caption{font-size:85%;color:#444;margin:.2em 0 .6em}
 ul.notes{font-size:85%;color:#444;margin:.2em 0 1em}
@@ -44,8 +49,7 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
 """
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+_e = html
 
 
 def _cell(cell: Cell) -> str:
@@ -74,19 +78,31 @@ def _header(table: Table) -> str:
     return f"<thead><tr>{top}</tr><tr>{bottom}</tr></thead>"
 
 
-def html_table(table: Table) -> str:
-    """One table: heading (anchored), the table in a scrolling box, caption, footnotes."""
+def _grid(table: Table) -> str:
     body = []
     for row in table.rows:
         cells = "".join(f'<th scope="row">{_e(label)}</th>' for label in row.labels)
         cells += "".join(_cell(cell) for cell in row.cells)
         body.append(f"<tr>{cells}</tr>")
-    inner = [
-        '<div class="scroll"><table>',
-        _header(table),
-        "<tbody>" + "".join(body) + "</tbody>",
-        "</table></div>",
-    ]
+    return "".join(
+        [
+            '<div class="scroll"><table>',
+            _header(table),
+            "<tbody>" + "".join(body) + "</tbody>",
+            "</table></div>",
+        ]
+    )
+
+
+def html_table(table: Table) -> str:
+    """One table: heading (anchored), its grid, caption, footnotes.
+
+    A table wider than :data:`~._tables.MAX_COLUMNS` cell columns is shown transposed
+    (few runs over many datasets: a row per dataset) or as several grids one under the
+    other (column groups kept whole, row labels repeated), so the page needs no
+    sideways scrolling at 1,400 px.
+    """
+    inner = [_grid(part) for part in table.layout()]
     if table.caption:
         inner.append(f'<p class="caption">{_e(table.caption)}</p>')
     notes = footnotes(table)

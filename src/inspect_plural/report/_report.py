@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspect_plural.report._bootstrap import FLAG_SHARE, MIN_UNITS, Bootstrap
+from inspect_plural.report._grouping import MARKS, marks
 from inspect_plural.report._load import load_logs
 from inspect_plural.report._logs import LogData, SkippedLog
 from inspect_plural.report._parallel import default_jobs, run_all
+from inspect_plural.report._paths import shown_path
 from inspect_plural.report._render import (
     Document,
     render_csv,
@@ -24,11 +26,13 @@ from inspect_plural.report._render import (
     render_table_markdown,
 )
 from inspect_plural.report._render_html import render_html
+from inspect_plural.report._render_latex import latex_files, render_latex
 from inspect_plural.report._tables import FigureFile, FigureSpec, Section, Table
 from inspect_plural.report.metrics import INTERVALS, MetricValue, log_metrics
 from inspect_plural.report.sections import (
     annotator_section,
     cost_table,
+    failures_section,
     lewidi_section,
     metrics_section,
     other_section,
@@ -39,12 +43,14 @@ from inspect_plural.report.sections import (
     runs_table,
 )
 
-__all__ = ["FORMATS", "Report", "build_report", "parse_formats", "write_report"]
+__all__ = ["DEFAULT_FORMATS", "FORMATS", "Report", "build_report", "parse_formats", "write_report"]
 
 logger = logging.getLogger("inspect_plural.report")
 
-FORMATS: tuple[str, ...] = ("md", "csv", "html")
+FORMATS: tuple[str, ...] = ("md", "csv", "html", "latex")
 """Output formats, in the order they are written."""
+DEFAULT_FORMATS: tuple[str, ...] = ("md", "csv", "html")
+"""What ``inspect-plural report`` writes unless told (``--format``)."""
 
 Warn = Callable[[str], None]
 
@@ -111,6 +117,7 @@ def _sections(
         panel_section(logs, boot),
         other_section(logs, values),
         metrics_section(logs, values),
+        failures_section(logs),
         Section("cost", "Cost", tables=[cost_table(logs)]),
         Section("runs", "Runs", tables=[runs_table(logs)]),
     ]
@@ -126,6 +133,7 @@ def build_report(
     resamples: int = 2000,
     warn: Warn | None = None,
     jobs: int | None = None,
+    include_demo: bool = False,
 ) -> Report:
     """Read a log directory and compute every section.
 
@@ -135,6 +143,8 @@ def build_report(
         resamples: Bootstrap resamples per cell.
         warn: Called with a message for each log left out (default: logged as a warning).
         jobs: Worker processes for the cells (default: the CPUs, at most 4; 1: none).
+        include_demo: Show demo runs beside real-data runs (in rows of their own,
+            marked DEMO); by default a folder with real-data runs shows only those.
 
     Returns:
         The report.
@@ -146,7 +156,7 @@ def build_report(
     if resamples < 1:
         raise ValueError("resamples must be at least 1")
     say = warn or _log_warning
-    loaded = load_logs(log_dir, say)
+    loaded = load_logs(log_dir, say, include_demo)
     boot = Bootstrap(seed=seed, resamples=resamples)
     logs = loaded.logs
 
@@ -190,12 +200,12 @@ def _summary(report: Report) -> list[str]:
         if getattr(cell, "flagged", False)
     )
     lines = [
-        f"{len(report.logs)} runs from {report.log_dir}"
+        f"{len(report.logs)} runs from {shown_path(report.log_dir)}"
         + (
             f"; {len(report.skipped)} logs left out (listed under Runs)." if report.skipped else "."
         ),
         "Each cell: estimate [95% interval], then n (units behind it: samples, or "
-        "annotators / items) and failed answers. "
+        "annotators / items) and failed answers with their rate. "
         f"† marks a cell whose failed answers exceed {FLAG_SHARE:.0%} of its samples"
         + (f" ({flagged} cells)." if flagged else " (none here)."),
         f"No interval where fewer than {MIN_UNITS} units (the cell says so); a blank cell: "
@@ -206,13 +216,35 @@ def _summary(report: Report) -> list[str]:
     return lines
 
 
+TITLE = "inspect_plural report"
+
+
+def title(logs: Sequence[LogData]) -> str:
+    """The report's title: says DEMO when any run read the demo data."""
+    demo = sum(1 for log in logs if log.demo)
+    if demo and demo == len(logs):
+        return f"{TITLE}: DEMO data only"
+    if demo:
+        return f"{TITLE} (includes DEMO runs, marked)"
+    return TITLE
+
+
+def _marks_notes(logs: Sequence[LogData]) -> list[str]:
+    """What each mark on a row label means (the marks present), and which runs are partial."""
+    present = {mark for log in logs for mark in marks(log)}
+    notes = [f"[{mark}]: {meaning}." for mark, meaning in MARKS.items() if mark in present]
+    notes += [f"{log.name} is partial: {log.partial}." for log in logs if log.partial]
+    notes += [f"{log.name}: {log.cached_panels}." for log in logs if log.cached_panels]
+    return notes
+
+
 def _document(report: Report, figure_notes: list[str]) -> Document:
     return Document(
-        title="inspect_plural report",
+        title=title(report.logs),
         summary=_summary(report),
         sections=report.sections,
         skipped=[(s.path, s.reason) for s in report.skipped],
-        notes=[*report.notes, *figure_notes],
+        notes=[*_marks_notes(report.logs), *report.notes, *figure_notes],
         intervals=dict(INTERVALS),
     )
 
@@ -259,7 +291,8 @@ def write_report(
     Args:
         report: The report.
         out: The output folder (created if missing).
-        formats: Any of ``md``, ``csv``, ``html``.
+        formats: Any of ``md``, ``csv``, ``html``, ``latex`` (``latex``: a booktabs
+            ``tables/<id>.tex`` per headline table, with its CSV beside it).
         warn: Called with a message for each figure that fails.
         jobs: Worker processes for the figures (default: the CPUs, at most 4).
 
@@ -291,4 +324,9 @@ def write_report(
             put(f"tables/{table.id}.csv", render_csv(table))
     if "html" in chosen:
         put("index.html", render_html(document))
+    if "latex" in chosen:
+        for table in latex_files(report.tables):
+            put(f"tables/{table.id}.tex", render_latex(table, document.title))
+            if "csv" not in chosen:
+                put(f"tables/{table.id}.csv", render_csv(table))
     return written

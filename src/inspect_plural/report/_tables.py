@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from inspect_plural.report._logs import LogData
 from inspect_plural.report.metrics import MetricValue
 
 __all__ = [
+    "MAX_COLUMNS",
     "Cell",
     "Entry",
     "FigureFile",
@@ -39,6 +40,10 @@ Cell = Estimate | str | int | float | None
 
 Values = Mapping[int, Sequence[MetricValue]]
 """``id(log)`` -> that log's metric values."""
+
+MAX_COLUMNS = 6
+"""Cell columns a table shows side by side (HTML, LaTeX): six estimates with their
+intervals and the row labels fit a 1,400 px page and a landscape page."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,8 @@ class Table:
         task: The task, when the table is about one.
         kind: What it is (``paper``, ``breakdown``, ``metrics``, ``cost``, ``runs``...).
         collapsed: Shown folded in the HTML page (long breakdowns).
+        group_header: What the column groups are (``dataset``, ``track``, ``dimension``),
+            the label column's header when the table is shown transposed.
     """
 
     id: str
@@ -132,6 +139,87 @@ class Table:
     task: str = ""
     kind: str = "paper"
     collapsed: bool = False
+    group_header: str = "group"
+
+    def column_groups(self) -> list[tuple[str, list[int]]]:
+        """Each column group's text and its cell column positions (one group when none)."""
+        if not self.groups:
+            return [("", list(range(len(self.columns))))]
+        found: list[tuple[str, list[int]]] = []
+        position = 0
+        for text, span in self.groups:
+            found.append((text, list(range(position, position + span))))
+            position += span
+        return found
+
+    def chunks(self, most: int = MAX_COLUMNS) -> list[list[int]]:
+        """Cell column positions split into parts of at most ``most`` columns.
+
+        Column groups (a dataset, a dimension) stay whole where they fit; a group wider
+        than ``most`` is split on its own. A page or a paper shows each part as a table
+        of its own, with the row labels repeated, so no table is wider than ``most``.
+        """
+        parts: list[list[int]] = []
+        for _, columns in self.column_groups():
+            pieces = [columns[i : i + most] for i in range(0, len(columns), most)] or [[]]
+            for piece in pieces:
+                if parts and len(parts[-1]) + len(piece) <= most and len(pieces) == 1:
+                    parts[-1] += piece
+                else:
+                    parts.append(list(piece))
+        return [part for part in parts if part] or [[]]
+
+    def part(self, columns: Sequence[int]) -> Table:
+        """The table restricted to some cell columns (rows left empty there dropped)."""
+        keep = list(columns)
+        groups: list[tuple[str, int]] = []
+        for text, positions in self.column_groups():
+            span = sum(1 for i in positions if i in keep)
+            if span and self.groups:
+                groups.append((text, span))
+        rows = [Row(row.labels, tuple(row.cells[i] for i in keep)) for row in self.rows]
+        return replace(
+            self,
+            columns=[self.columns[i] for i in keep],
+            rows=[row for row in rows if any(c is not None and c != "" for c in row.cells)],
+            groups=groups,
+        )
+
+    def transposed(self) -> Table:
+        """The column groups as rows and the runs as column groups (same cells).
+
+        A table of a few runs over many datasets reads better down the page: a row per
+        dataset, a column group per run with its metrics.
+        """
+        metrics = list(dict.fromkeys(self.columns))
+        groups = self.column_groups()
+        rows: list[Row] = []
+        for text, positions in groups:
+            cells: list[Cell] = []
+            for row in self.rows:
+                by_metric = {self.columns[i]: row.cells[i] for i in positions}
+                cells += [by_metric.get(m) for m in metrics]
+            rows.append(Row((text,), tuple(cells)))
+        return replace(
+            self,
+            row_header=[self.group_header],
+            columns=[m for _ in self.rows for m in metrics],
+            rows=rows,
+            groups=[(" / ".join(row.labels), len(metrics)) for row in self.rows],
+        )
+
+    def layout(self, most: int = MAX_COLUMNS) -> list[Table]:
+        """How to show the table at most ``most`` cell columns wide.
+
+        As it is when it fits; transposed when it has few runs over many column groups
+        and the transposed table fits; else in parts (:meth:`chunks`).
+        """
+        chunks = self.chunks(most)
+        if len(chunks) <= 1:
+            return [self]
+        if self.groups and len(self.rows) * len(set(self.columns)) <= most:
+            return [self.transposed()]
+        return [self.part(columns) for columns in chunks]
 
     @property
     def flat_columns(self) -> list[str]:
@@ -192,6 +280,7 @@ def grid_table(
     caption: str = "",
     group_order: Sequence[str] | None = None,
     row_order: Callable[[tuple[str, ...]], Any] | None = None,
+    group_header: str = "group",
 ) -> Table | None:
     """A table from cells keyed by row, column group and metric.
 
@@ -204,6 +293,7 @@ def grid_table(
         caption: What the numbers are.
         group_order: The groups' order (default: sorted).
         row_order: Sort key of the rows (default: their labels).
+        group_header: What the column groups are (``dataset``...).
 
     Returns:
         The table (columns and rows without any cell left out), or None when empty.
@@ -235,6 +325,7 @@ def grid_table(
         rows=rows,
         groups=groups if any(text for text, _ in groups) else [],
         caption=caption,
+        group_header=group_header,
     )
 
 
@@ -250,6 +341,7 @@ def wide_table(
     row_header: list[str],
     caption: str = "",
     group_order: Sequence[str] | None = None,
+    group_header: str = "group",
 ) -> Table | None:
     """A paper-shaped table: one row per run, a column group per dataset / track / k.
 
@@ -264,6 +356,7 @@ def wide_table(
         row_header: The label columns' headers.
         caption: What the numbers are.
         group_order: The groups' order (default: sorted).
+        group_header: What the column groups are (``dataset``, ``track``, ``k``).
 
     Returns:
         The table, or None when no log has any of its metrics.
@@ -280,4 +373,5 @@ def wide_table(
         row_header=row_header,
         caption=caption,
         group_order=group_order,
+        group_header=group_header,
     )

@@ -18,12 +18,18 @@ sample's Scoring tab to see them, or read them with ``inspect_plural.analysis``.
 traits, being metadata, are not columns: they are in each sample's metadata (``traits`` when the
 task is named, ``metric_traits`` always), and the sample list's filter can select by them,
 e.g. ``metadata.metric_traits.gender == "Woman"``.
+
+The log list (one row per log) shows each log's headline metric under *Score*; every
+task names it (:func:`headline`) and tags the log ``score: <metric>`` so the list says
+which metric the number is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.viewer import (
     ScoreColorScale,
     TaskSamplesColumn,
@@ -41,9 +47,11 @@ from inspect_plural.scorers.role import role_scorer
 
 __all__ = [
     "SCORE_COLUMN_PREFIX",
+    "SCORE_TAG",
     "annotator_viewer",
     "choice_viewer",
     "distribution_viewer",
+    "headline",
     "rating_viewer",
     "review_viewer",
     "role_viewer",
@@ -177,17 +185,30 @@ def distribution_viewer(metrics: Sequence[str]) -> ViewerConfig:
     )
 
 
-def rating_viewer(dimensions: Sequence[RatingDimension]) -> ViewerConfig:
+def _range(low: float, high: float) -> str:
+    return f"{low:g}–{high:g}"
+
+
+def rating_viewer(
+    dimensions: Sequence[RatingDimension],
+    predicted: tuple[float, float] = (1.0, 5.0),
+) -> ViewerConfig:
     """Columns of the rating tasks: one row per generated output.
+
+    The method predicts on its own scale (the rating methods' 1–5 rubric; ROUGE-L's
+    0–1), the humans rated on the dataset's (MSLR's overall: 0–1), so the two columns
+    name their scales and each is coloured on its own range: a 3.33 beside a 0.458 is
+    not a miss. Correlations, the metrics, do not depend on the scale.
 
     Args:
         dimensions: The predicted dimensions; the first (``overall`` when the data has it)
             is shown (the others are in each score's metadata).
+        predicted: The method's prediction scale (low, high).
 
     Returns:
         Sample id, the rated content, the human scores (target, ``name=value; ...``), the
         predicted headline score (answer), and ``pred/<dimension>`` next to
-        ``gold/<dimension>`` on the dimension's human scale.
+        ``gold/<dimension>``, each labelled with its scale.
 
     """
     head = dimensions[0]
@@ -195,14 +216,16 @@ def rating_viewer(dimensions: Sequence[RatingDimension]) -> ViewerConfig:
         *_builtin("sampleId", "input", "target", "answer"),
         *_scores(RATING_SCORER, f"pred/{head.name}", f"gold/{head.name}"),
     ]
-    labels: dict[str, str] = {}
-    colors: dict[str, ScoreColorScale] = {}
-    for dim in dimensions:
-        for side in ("pred", "gold"):
-            labels[f"{side}/{dim.name}"] = f"{side} {dim.name}"
-            colors[f"{side}/{dim.name}"] = ScoreColorScale(
-                palette="neutral", min=dim.low, max=dim.high
-            )
+    low, high = predicted
+    # the list's columns are narrow: their labels are the two scales
+    labels = {
+        f"pred/{head.name}": f"pred {_range(low, high)}",
+        f"gold/{head.name}": f"human {_range(head.low, head.high)}",
+    }
+    colors = {
+        f"pred/{head.name}": ScoreColorScale(palette="neutral", min=low, max=high),
+        f"gold/{head.name}": ScoreColorScale(palette="neutral", min=head.low, max=head.high),
+    }
     return _view("Rated outputs", columns, labels, colors)
 
 
@@ -305,6 +328,29 @@ def choice_viewer(both_orders: bool = False) -> ViewerConfig:
         colors={"correct": _CORRECT, "consistent": _CORRECT},
         sort_by_id=True,
     )
+
+
+SCORE_TAG = "score: "
+"""Prefix of the tag naming the metric of the log list's Score column."""
+
+
+def headline(metric: str) -> dict[str, Any]:
+    """``Task`` arguments that make the log list's Score this metric, and say so.
+
+    Inspect View's log list shows one number per log under *Score*, unlabelled: the
+    eval's headline metric (``Task(headline_metric=...)``; by default the first metric
+    of the first scorer, which differs from family to family and, for Per-DOC, was one
+    aspect's accuracy). Each task declares its headline and a tag ``score: <metric>``,
+    which the list shows in its *Tags* column beside the score.
+
+    Args:
+        metric: The metric's name in the log (``accuracy``, ``top1``,
+            ``overall/spearman``).
+
+    Returns:
+        ``headline_metric`` and ``tags`` for ``Task``.
+    """
+    return {"headline_metric": HeadlineMetric(metric=metric), "tags": [SCORE_TAG + metric]}
 
 
 def score_columns(viewer: ViewerConfig) -> list[tuple[str, str]]:

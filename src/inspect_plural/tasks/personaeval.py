@@ -31,7 +31,7 @@ from inspect_plural.sources.personaeval import PERSONAEVAL_TRACKS, load_personae
 from inspect_plural.structured import structured_mode, structured_option, structured_value
 from inspect_plural.tasks._metadata import task_version
 from inspect_plural.tasks._protocols import PROTOCOLS, method_settings
-from inspect_plural.tasks._viewer import role_viewer
+from inspect_plural.tasks._viewer import headline, role_viewer
 
 __all__ = [
     "DEFAULT_SEED",
@@ -232,6 +232,7 @@ def personaeval_task(track: str, **options: Any) -> Task:
         config=GenerateConfig(temperature=temperature),
         version=task_version(f"personaeval_{track}"),
         viewer=role_viewer(n_options),
+        **headline("top1"),
         metadata={
             "family": "personaeval",
             "track": track,

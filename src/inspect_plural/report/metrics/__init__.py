@@ -47,12 +47,20 @@ from inspect_plural.report.metrics._statistics import (
     pearson,
     spearman,
 )
+from inspect_plural.report.metrics._uniform import (
+    CHANCE_MODEL,
+    UNIFORM_PREFIX,
+    uniform_item_values,
+    wants_uniform,
+)
 
 __all__ = [
+    "CHANCE_MODEL",
     "HEADLINE",
     "INTERVALS",
     "REP_PREFIX",
     "STEERED_PREFIX",
+    "UNIFORM_PREFIX",
     "DistributionRows",
     "MetricValue",
     "ShuffleSpread",
@@ -76,4 +84,6 @@ __all__ = [
     "spearman",
     "trait_accuracy",
     "trait_cells",
+    "uniform_item_values",
+    "wants_uniform",
 ]

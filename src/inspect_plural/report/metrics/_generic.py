@@ -6,6 +6,8 @@
   own name (``hard_correct`` for ``hard_micro_f1``), the cell is its mean over samples
   with a bootstrap interval, checked against the log; otherwise the log's value,
   without an interval.
+- **The uniform baseline** beside a chance model's run (:mod:`._uniform`):
+  ``uniform/<metric>``, the uniform answer's mean over the run's items.
 - **Representativeness**: per-sample keys ``rep/<dimension>=<value>`` (one item's
   representativeness of that group) and ``rep_steered/<dimension>=<value>`` (the same
   when the persona was told the group) are averaged over the items that have them; a
@@ -29,6 +31,7 @@ from inspect_plural.report.metrics._base import (
     log_only,
     mean_value,
 )
+from inspect_plural.report.metrics._uniform import uniform_metrics
 
 __all__ = [
     "PER_ITEM",
@@ -62,6 +65,7 @@ def lewidi_metrics(log: LogData, boot: Bootstrap) -> Iterator[MetricValue | None
         else:
             yield log_only(log, name)
     yield from representativeness_metrics(log, boot)
+    yield from uniform_metrics(log, boot)
 
 
 def representativeness_metrics(log: LogData, boot: Bootstrap) -> Iterator[MetricValue | None]:

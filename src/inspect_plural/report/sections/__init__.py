@@ -18,6 +18,7 @@ from inspect_plural.report.sections._ratings import (
 )
 from inspect_plural.report.sections._runs import (
     cost_table,
+    failures_section,
     metrics_section,
     other_section,
     runs_table,
@@ -26,6 +27,7 @@ from inspect_plural.report.sections._runs import (
 __all__ = [
     "annotator_section",
     "cost_table",
+    "failures_section",
     "lewidi_section",
     "metrics_section",
     "other_section",

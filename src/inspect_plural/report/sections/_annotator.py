@@ -5,7 +5,7 @@
   metrics of runs that answered with distributions; per task, folded, the breakdowns
   the headline log leaves out (accuracy per trait value, F1 per class, the spread of
   per-annotator accuracy), with a per-annotator figure and reliability diagrams.
-- **Role identification (PersonaEval)**: rows model x method, columns track x
+- **Role identification (PersonaEval)**: rows method x model, columns track x
   (top-1, top-2, mean rank, ECE, Brier), with reliability diagrams per track.
 """
 
@@ -257,6 +257,7 @@ def annotator_section(logs: Sequence[LogData], values: Values) -> Section | None
             row_of=run_row,
             row_header=["method", "model"],
             caption=caption,
+            group_header="dataset",
         )
         if table is not None:
             section.tables.append(table)
@@ -311,7 +312,7 @@ def personaeval_section(logs: Sequence[LogData], values: Values) -> Section | No
         "personaeval",
         "Role identification (PersonaEval)",
         [
-            "Rows are model x method (as PersonaEval's tables); a column group per track. "
+            "Rows are runs (method, then model, as in every table); a column group per track. "
             "Top-1/top-2: the true role is the most / among the two most probable "
             "candidates; MR: mean rank of the true role; ECE and Brier as the task's "
             "preset defines them (the personaeval preset reproduces the official code).",
@@ -319,13 +320,14 @@ def personaeval_section(logs: Sequence[LogData], values: Values) -> Section | No
     )
     table = wide_table(
         table_id="personaeval__tracks",
+        group_header="track",
         title="PersonaEval by track",
         logs=members,
         values=values,
         group_of=_track,
         metrics=lambda _: PROBABILITY,
-        row_of=lambda log: (log.model, log.label),
-        row_header=["model", "method"],
+        row_of=run_row,
+        row_header=["method", "model"],
     )
     if table is not None:
         section.tables.append(table)

@@ -4,7 +4,8 @@
   are runs, a column group per dataset with the soft-label metrics (Manhattan,
   Wasserstein, cross-entropy; lower is better), the hard-label micro-F1 and the
   perspectivist metrics (error rate, normalised absolute distance; lower is better),
-  whichever each log holds. Then, per dataset, representativeness per group
+  whichever each log holds, and under a chance model's run (``plural/random``) the
+  uniform baseline on the same items. Then, per dataset, representativeness per group
   (``rep/<dim>=<value>``), the steered value (``rep_steered/...``) beside the unsteered.
 - **Persona panels** (logs scored with ``inspect_plural/panel``, on any task): per log,
   the mean score per dimension for the whole panel and each stakeholder group with 95%
@@ -16,7 +17,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +26,7 @@ from inspect_plural.report._bootstrap import Bootstrap, Estimate
 from inspect_plural.report._logs import LogData
 from inspect_plural.report._tables import (
     Cell,
+    Entry,
     Metric,
     Row,
     Section,
@@ -31,9 +34,8 @@ from inspect_plural.report._tables import (
     Values,
     grid_table,
     slug,
-    wide_table,
 )
-from inspect_plural.report.metrics import REP_PREFIX, STEERED_PREFIX
+from inspect_plural.report.metrics import REP_PREFIX, STEERED_PREFIX, UNIFORM_PREFIX
 from inspect_plural.report.sections._annotator import run_label, run_row
 from inspect_plural.scorers import PanelSummary
 
@@ -98,6 +100,44 @@ def _rep_tables(logs: Sequence[LogData], values: Values) -> list[Table]:
     return tables
 
 
+UNIFORM_ROW = "uniform baseline (computed)"
+"""The label of the uniform baseline's row."""
+
+
+def _baseline_row(log: LogData, logs: Sequence[LogData]) -> tuple[str, str]:
+    chance = [x for x in logs if x.task == log.task and x.uniform is not None]
+    label = UNIFORM_ROW + (" [DEMO]" if log.demo else "")
+    if len(chance) > 1:  # several chance runs of one dataset: one baseline row each
+        label = f"{UNIFORM_ROW} on the items of {log.label}"
+    return (label, "(no model)")
+
+
+def _leaderboard_entries(logs: Sequence[LogData], values: Values) -> list[Entry]:
+    entries: list[Entry] = []
+    for log in logs:
+        found = values.get(id(log), ())
+        entries.append((run_row(log), log.task, {v.name: v.estimate for v in found}))
+        baseline = {
+            v.name.removeprefix(UNIFORM_PREFIX): v.estimate
+            for v in found
+            if v.name.startswith(UNIFORM_PREFIX)
+        }
+        if baseline:
+            entries.append((_baseline_row(log, logs), log.task, baseline))
+    return entries
+
+
+def _baseline_after_chance(logs: Sequence[LogData]) -> Callable[[tuple[str, ...]], Any]:
+    """Rows in name order, each uniform baseline right after its chance model's row."""
+    follows = {_baseline_row(log, logs): run_row(log) for log in logs if log.uniform is not None}
+
+    def key(row: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+        anchor = follows.get((row[0], row[1]))
+        return (anchor, 1) if anchor is not None else (row, 0)
+
+    return key
+
+
 def lewidi_section(logs: Sequence[LogData], values: Values) -> Section | None:
     """The LeWiDi section (module docstring), or None without such logs."""
     members = [log for log in logs if log.family == "lewidi"]
@@ -112,15 +152,19 @@ def lewidi_section(logs: Sequence[LogData], values: Values) -> Section | None:
             "with the annotators'; perspectivist metrics each annotator's label.",
         ],
     )
-    table = wide_table(
+    table = grid_table(
         table_id="lewidi__leaderboard",
-        title="LeWiDi leaderboard",
-        logs=members,
-        values=values,
-        group_of=lambda log: log.task,
+        group_header="dataset",
+        title="LeWiDi metrics by dataset (the overview's leaderboard layout; rows in name "
+        "order, not ranked)",
+        entries=_leaderboard_entries(members, values),
         metrics=lambda _: LEADERBOARD,
-        row_of=run_row,
         row_header=["method", "model"],
+        caption="Rows in name order; under a chance model's run (plural/random), the "
+        f"row '{UNIFORM_ROW}' is the uniform distribution scored on the same items with "
+        "the same definitions (computed from the gold distributions, no run): a method "
+        "is only worth more than chance where it beats that row.",
+        row_order=_baseline_after_chance(members),
     )
     if table is not None:
         section.tables.append(table)

@@ -75,6 +75,7 @@ def _rating_table(
     kind = "absolute |ρ|, |τ|, |r|" if sign else "ρ (Spearman), τ (Kendall tau-b), r (Pearson)"
     table = grid_table(
         table_id=f"{task}__correlations{'_abs' if sign else ''}{'_initial' if initial else ''}",
+        group_header="dimension",
         title=f"{task}: correlation with human ratings, {kind}, {phase}",
         entries=entries,
         metrics=lambda _: _coefficients(sign),
@@ -197,6 +198,7 @@ def perse_section(logs: Sequence[LogData], values: Values) -> Section | None:
     presets = {str(log.metadata.get("metrics_preset", "default")) for log in mpst}
     table = wide_table(
         table_id="per_mpst__by_k",
+        group_header="prior reviews",
         title="Per-MPST: correlation with the reviewer's score, by k (prior reviews shown)",
         logs=mpst,
         values=values,

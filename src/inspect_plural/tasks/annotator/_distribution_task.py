@@ -35,6 +35,7 @@ from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 from inspect_plural.tasks._protocols import MethodSettings
 from inspect_plural.tasks._viewer import distribution_viewer
+from inspect_plural.tasks._viewer import headline as headline_metric
 from inspect_plural.tasks.annotator._item_samples import build_item_samples, label_set_base
 from inspect_plural.tasks.annotator._options import MAX_EXAMPLES, given_method_options
 
@@ -135,6 +136,7 @@ def distribution_task(
         epochs=Epochs(settings.epochs, run_mean() if settings.epochs > 1 else modal_row()),
         version=version,
         viewer=distribution_viewer(names),
+        **headline_metric(names[0]),
         metadata={
             "family": "perspective",
             "target": "distribution",

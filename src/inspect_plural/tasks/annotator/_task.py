@@ -36,7 +36,7 @@ from inspect_plural.splits import (
 )
 from inspect_plural.structured import structured_mode
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._viewer import annotator_viewer
+from inspect_plural.tasks._viewer import annotator_viewer, headline
 from inspect_plural.tasks.annotator._annotator_samples import build_samples
 from inspect_plural.tasks.annotator._distribution_task import distribution_task
 from inspect_plural.tasks.annotator._methods import build_method, check_method
@@ -193,6 +193,7 @@ def perspective_task(
             max_error=None if corpus.item_scales else float(len(corpus.scale.labels) - 1),
             distribution=answer_format == "distribution",
         ),
+        **headline("accuracy"),
         metadata={
             "family": "perspective",
             "dataset": corpus.name,

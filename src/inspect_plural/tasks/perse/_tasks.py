@@ -65,7 +65,7 @@ from inspect_plural.sources.perse import (
 )
 from inspect_plural.structured import structured_value
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._viewer import choice_viewer, review_viewer
+from inspect_plural.tasks._viewer import choice_viewer, headline, review_viewer
 from inspect_plural.tasks.perse._options import (
     DEFAULT_SEED,
     LLM_METHODS,
@@ -280,6 +280,7 @@ def per_mpst(
         epochs=Epochs(max(1, shuffles), rating_mean()),
         version=task_version("per_mpst"),
         viewer=review_viewer(float(SCORE_LOW), float(SCORE_HIGH)),
+        **headline("spearman"),
         metadata={
             "family": "personal",
             "dataset": "per_mpst",
@@ -383,6 +384,7 @@ def per_doc(
         epochs=Epochs(1, rating_mean()),
         version=task_version("per_doc"),
         viewer=choice_viewer(both_orders=method_name == "perse_aspect" and both),
+        **headline("accuracy"),
         metadata={
             "family": "personal",
             "dataset": "per_doc",

@@ -25,12 +25,13 @@ from inspect_plural.errors import UserError
 from inspect_plural.options import MAX_HEADLINE_METRICS
 from inspect_plural.records import RatedOutput, RatedSampleMetadata, RatingDimension
 from inspect_plural.scorers.ratings import rating_mean, rating_metrics, rating_scorer
+from inspect_plural.solvers._ratings import SCORE_HIGH, SCORE_LOW
 from inspect_plural.solvers.chateval import chateval
 from inspect_plural.solvers.geval import geval
 from inspect_plural.solvers.maj_eval import maj_eval
 from inspect_plural.solvers.rouge import rouge_l
 from inspect_plural.tasks._metadata import task_version
-from inspect_plural.tasks._viewer import rating_viewer
+from inspect_plural.tasks._viewer import headline, rating_viewer
 from inspect_plural.tasks.rating._options import (
     METHOD_PARAMETERS,
     RATING_METHOD_OPTIONS,
@@ -45,6 +46,7 @@ __all__ = [
     "RATING_METHOD_OPTIONS",
     "RATING_OPTIONS",
     "headline_coefficients",
+    "prediction_scale",
     "rated_record_to_sample",
     "rating_task",
 ]
@@ -56,6 +58,14 @@ RATING_METHODS: dict[str, Callable[..., Solver]] = {
     "rouge_l": rouge_l,
 }
 """Methods selectable with ``-T method=NAME`` on every rating task."""
+
+PREDICTION_SCALES: dict[str, tuple[float, float]] = {"rouge_l": (0.0, 1.0)}
+"""A method's prediction scale when not the rating methods' 1–5 rubric."""
+
+
+def prediction_scale(method: str) -> tuple[float, float]:
+    """The scale a rating method predicts on (the viewer names and colours it)."""
+    return PREDICTION_SCALES.get(method, (float(SCORE_LOW), float(SCORE_HIGH)))
 
 
 def rated_record_to_sample(
@@ -235,7 +245,8 @@ def rating_task(
         # under --epochs, average each score key over the epochs that have it
         epochs=Epochs(1, rating_mean()),
         version=version,
-        viewer=rating_viewer(dimensions) if dimensions else None,
+        viewer=rating_viewer(dimensions, prediction_scale(opts.method)) if dimensions else None,
+        **headline(f"{names[0]}/spearman" if names else "spearman"),
         metadata={
             "family": "ratings",
             "dataset": dataset,
