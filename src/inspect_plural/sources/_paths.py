@@ -101,7 +101,8 @@ def shown_path(path: Path | str, width: int = 120) -> str:
 def os_problem(path: Path | str, ex: OSError, what: str) -> DataFileError:
     """A short error for a file or folder the system would not open or look up."""
     problem = _OS_PROBLEMS.get(ex.errno or 0, ex.strerror or type(ex).__name__)
-    return DataFileError(shown_path(path), f"cannot read {what}: {problem}.")
+    hint = "Give a path whose every part is shorter." if ex.errno == errno.ENAMETOOLONG else ""
+    return DataFileError(shown_path(path), f"cannot read {what}: {problem}.", hint)
 
 
 def check_path(path: Path | str, what: str = "this path") -> Path:

@@ -104,7 +104,11 @@ def _parse_json(
         deep = "the JSON is nested too deeply to read (over about 1,000 levels)"
         if row is not None:
             raise DataRowError(shown_path(path), row, "(line)", deep) from None
-        raise DataFileError(shown_path(path), f"{deep}; it should be {expected}.") from None
+        raise DataFileError(
+            shown_path(path),
+            f"{deep}; it should be {expected}.",
+            "Check that it is the release's own file (no release nests this deep).",
+        ) from None
 
 
 def read_json_file(
