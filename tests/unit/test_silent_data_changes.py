@@ -119,3 +119,46 @@ def test_kept_rows_keeps_first_or_last() -> None:
     assert kept_rows(keys, values, "f", "ids", keep="last").tolist() == [False, True, False, True]
     lists = pd.DataFrame({"v": [[1], [2], [1], [1]]})  # unhashable cells are compared too
     assert kept_rows(keys, lists, "f", "ids").tolist() == [True, True, False, False]
+
+
+# --- persona documents in other encodings --------------------------------------------------
+
+DOCUMENT = "Caf\u00e9 owners and na\u00efve readers: \u201cquoted\u201d views on the \u20ac."
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [
+        ("cp1252", "Windows-1252"),
+        ("utf-16", "UTF-16"),
+        ("utf-16-le", "UTF-16 (little-endian"),
+        ("utf-8-sig", ""),
+        ("utf-8", ""),
+    ],
+)
+def test_persona_documents_are_decoded_with_the_detected_encoding(
+    encoding: str, named: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from inspect_plural.stakeholders import read_document
+
+    path = tmp_path / "brief.txt"
+    path.write_bytes(DOCUMENT.encode(encoding))
+    with caplog.at_level(logging.WARNING):
+        document = read_document(path)
+    assert document.text == DOCUMENT  # no replacement characters, no NULs
+    said = _warnings(caplog)
+    if named:
+        assert f"{path}: not UTF-8; read as {named}" in said
+    else:
+        assert said == ""
+
+
+def test_a_binary_persona_document_is_refused_with_its_name(tmp_path: Path) -> None:
+    from inspect_plural.sources import DataFileError
+    from inspect_plural.stakeholders import read_document
+
+    path = tmp_path / "image.txt"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01")
+    with pytest.raises(DataFileError) as info:
+        read_document(path)
+    assert str(path) in str(info.value) and "UTF-8" in str(info.value)

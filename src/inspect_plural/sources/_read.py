@@ -11,6 +11,7 @@ nested too deeply, a CSV that does not tokenise, and columns or fields that are 
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from inspect_plural.sources._paths import (
 )
 
 __all__ = [
+    "decode_text",
     "read_csv_file",
     "read_json_file",
     "read_json_lines",
@@ -82,6 +84,70 @@ def read_text_file(path: Path | str, expected: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise not_utf8(path, expected, data) from None
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``utf-16-le``/``-be`` when every other byte is NUL, as in mostly-ASCII UTF-16 text."""
+    if len(data) < 2 or len(data) % 2:
+        return None
+    even, odd = data[0::2], data[1::2]
+    half = len(data) // 2
+    if odd.count(0) >= 0.9 * half and even.count(0) == 0:
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * half and odd.count(0) == 0:
+        return "utf-16-be"
+    return None
+
+
+def decode_text(path: Path | str, expected: str) -> tuple[str, str]:
+    """A user's document in whatever common encoding it is in, or a refusal naming it.
+
+    For free text such as the documents personas are created from: UTF-8 (with or
+    without a byte-order mark), UTF-16 or UTF-32 with a byte-order mark, UTF-16 without
+    one (every other byte NUL), else Windows-1252 (Latin-1 with the curly quotes and the
+    euro sign), which decodes any byte but 0x81, 0x8D, 0x8F, 0x90, 0x9D; a file with NUL
+    bytes that is none of these is binary and refused. Never decoded with replacement
+    characters.
+
+    Args:
+        path: The file.
+        expected: What it should be, for the refusal.
+
+    Returns:
+        The text and the encoding it was read with (``utf-8`` for plain UTF-8).
+
+    Raises:
+        DataFileError: The file cannot be opened, or is binary or undecodable.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as ex:
+        raise os_problem(path, ex, "the file") from None
+    found = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+    candidates = [found] if found else ["utf-8", _utf16_without_bom(data), "cp1252"]
+    for encoding in candidates:
+        if encoding is None or (encoding == "cp1252" and b"\x00" in data):
+            continue
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text.removeprefix("\ufeff"), "utf-8" if encoding == "utf-8-sig" else encoding
+    raise DataFileError(
+        shown_path(path),
+        f"cannot be read as text in UTF-8, UTF-16 or Windows-1252 (binary?); it should be "
+        f"{expected}.",
+        "Save it as UTF-8 text (or give a .pdf, which is read with pypdf).",
+    )
 
 
 def _parse_json(
