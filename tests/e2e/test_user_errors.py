@@ -200,3 +200,23 @@ def test_the_demo_command_names_an_unknown_task(capsys: pytest.CaptureFixture[st
 
     assert main(["demo", "--tasks", "brexit,brexitt"]) == 2
     assert "unknown task(s) brexitt" in capsys.readouterr().err
+
+
+def test_the_demo_holds_a_cinemetric_and_a_maj_eval_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    from inspect_plural._demo import DEMO_RUNS, run_demo
+
+    assert "brexit_cinemetric" in DEMO_RUNS
+    success, n = run_demo(
+        tasks=["brexit_cinemetric", "mslr_cochrane"], log_dir=str(tmp_path), limit=2
+    )
+    assert success and n == 2
+    methods = set()
+    for path in tmp_path.glob("*.eval"):
+        log = read_eval_log(str(path), header_only=True)
+        assert log.eval.task_args.get("demo") is True
+        methods |= {step.solver.split("/")[-1] for step in log.plan.steps}
+    assert {"cinemetric", "maj_eval"} <= methods, methods
