@@ -114,3 +114,35 @@ def test_labels_hold_no_absolute_path(root: Path, monkeypatch: pytest.MonkeyPatc
     assert data_folder(str(root), "brexit").label == "<data_dir>/brexit"
     assert data_folder(str(root / "brexit"), "brexit").label == "<data_dir>"
     assert load_brexit(demo=True).folder == ""
+
+
+@pytest.mark.parametrize(
+    ("task", "folder", "subdir"),
+    [
+        ("brexit", "brexit", "brexit"),
+        ("armis", "armis", "armis"),
+        ("personaeval_literary", None, "personaeval"),
+        ("per_doc", "per_doc", "per_doc"),
+        ("mslr_cochrane", "mslr_cochrane", "mslr_cochrane"),
+    ],
+)
+def test_every_family_logs_the_folder_read(
+    task: str, folder: str | None, subdir: str, tmp_path: Path
+) -> None:
+    import inspect_plural
+    from tests.conftest import write_personaeval_fixture
+
+    root = tmp_path / "root"
+    if folder is None:
+        (root / subdir).mkdir(parents=True)
+        write_personaeval_fixture(root / subdir, "literary", 6, 4)
+    elif task == "mslr_cochrane":
+        (root / subdir).mkdir(parents=True)
+        for sheet in (DEMO / "mslr_cochrane").glob("cochrane_facets_*.tsv"):
+            shutil.copy(sheet, root / subdir / sheet.name)
+    else:
+        shutil.copytree(DEMO / folder, root / subdir)
+    made = getattr(inspect_plural, task)(data_dir=str(root))
+    assert made.metadata is not None
+    assert made.metadata["data_folder"] == f"<data_dir>/{subdir}"
+    assert not made.metadata.get("demo")
