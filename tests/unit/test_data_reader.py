@@ -182,3 +182,11 @@ def test_a_corrupt_parquet_is_a_user_error(tmp_path: Path) -> None:
     frame.to_parquet(tmp_path / "measuring-hate-speech.parquet")
     with pytest.raises(DataFileError, match=r"missing column\(s\) annotator_id"):
         load_mhs(data_dir=tmp_path)
+
+
+def test_an_overlong_ratings_path_is_a_short_error(tmp_path: Path) -> None:
+    from inspect_plural.tasks.panels import check_ratings_file
+
+    with pytest.raises(DataFileError) as info:
+        check_ratings_file(tmp_path / ("r" * 300) / "ratings.csv")
+    assert "option ratings" in _short(info.value)

@@ -20,7 +20,7 @@ from inspect_ai import Task, task
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.options import TaskOption, user_options
 from inspect_plural.sources._hub import sha256_of
-from inspect_plural.sources._paths import data_folder
+from inspect_plural.sources._paths import check_path, data_folder
 from inspect_plural.sources.mslr import (
     MSLR_DIMENSIONS,
     MSLR_TASK_DESCRIPTION,
@@ -245,7 +245,7 @@ def check_ratings_file(path: Path) -> None:
             message names the file and what it should contain).
     """
     expected = RATINGS_FORMAT.format(columns=", ".join(RATINGS_COLUMNS))
-    if not path.is_file():
+    if not check_path(path, "the file of option ratings").is_file():
         raise UserError(f"option ratings: {path} does not exist. {expected}")
     try:
         with path.open(encoding="utf-8", newline="") as handle:
