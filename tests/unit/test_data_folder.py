@@ -129,8 +129,9 @@ def test_labels_hold_no_absolute_path(root: Path, monkeypatch: pytest.MonkeyPatc
 def test_every_family_logs_the_folder_read(
     task: str, folder: str | None, subdir: str, tmp_path: Path
 ) -> None:
-    import inspect_plural
     from tests.conftest import write_personaeval_fixture
+
+    import inspect_plural
 
     root = tmp_path / "root"
     if folder is None:
