@@ -164,6 +164,21 @@ def test_brexit_json_nested_too_deep_names_the_file(tmp_path: Path) -> None:
     assert str(train) in _short(info.value) and "nested too deeply" in str(info.value)
 
 
+def test_a_convabuse_text_nested_too_deep_names_the_file_and_row(tmp_path: Path) -> None:
+    from inspect_plural.sources import load_convabuse
+
+    shutil.copytree(DEMO / "convabuse", tmp_path / "convabuse")
+    train = tmp_path / "convabuse" / "ConvAbuse_train.json"
+    records = json.loads(train.read_text(encoding="utf-8"))
+    first = next(iter(records))
+    records[first]["text"] = "[" * 100_000 + "]" * 100_000  # a string field holding JSON
+    train.write_text(json.dumps(records), encoding="utf-8")
+    with pytest.raises(DataRowError) as info:
+        load_convabuse(data_dir=tmp_path)
+    message = _short(info.value)
+    assert str(train) in message and "nested too deeply" in message
+
+
 def test_a_dp_file_missing_fields_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "toxicity_ratings.json").write_text(
         json.dumps({"comment": "x", "ratings": []}) + "\n", encoding="utf-8"

@@ -29,6 +29,7 @@ from inspect_plural.sources._paths import (
 
 __all__ = [
     "decode_text",
+    "parse_json_field",
     "read_csv_file",
     "read_json_file",
     "read_json_lines",
@@ -156,20 +157,21 @@ def _parse_json(
     expected: str,
     hook: Callable[[list[tuple[str, Any]]], Any] | None,
     row: int | None = None,
+    field: str = "(line)",
 ) -> Any:
-    """Parse a file's text, or one line of it (``row``, 0-based: a DataRowError)."""
+    """Parse a file's text, or one row's line or field (``row``, 0-based: a DataRowError)."""
     try:
         return json.loads(text, object_pairs_hook=hook)
     except json.JSONDecodeError as ex:
         if row is not None:
             problem = f"not valid JSON at column {ex.colno} ({ex.msg}); expected {expected}"
-            raise DataRowError(shown_path(path), row, "(line)", problem) from None
+            raise DataRowError(shown_path(path), row, field, problem) from None
         problem = f"not valid JSON at line {ex.lineno} ({ex.msg}); it should be {expected}."
         raise DataFileError(shown_path(path), problem) from None
     except RecursionError:
         deep = "the JSON is nested too deeply to read (over about 1,000 levels)"
         if row is not None:
-            raise DataRowError(shown_path(path), row, "(line)", deep) from None
+            raise DataRowError(shown_path(path), row, field, deep) from None
         raise DataFileError(
             shown_path(path),
             f"{deep}; it should be {expected}.",
@@ -207,6 +209,25 @@ def read_json_file(
             return _parse_json(repair(text), path, expected, object_pairs_hook)
         except DataFileError:
             raise first from None
+
+
+def parse_json_field(text: str, path: Path | str, row: int, field: str, expected: str) -> Any:
+    """A row's field that holds JSON written as a string, parsed, or a short row error.
+
+    Args:
+        text: The field's text.
+        path: The file the row is in.
+        row: The row (0-based).
+        field: The field's name.
+        expected: What the field should hold, for the message.
+
+    Returns:
+        The parsed value.
+
+    Raises:
+        DataRowError: The field is not JSON, or is nested too deeply.
+    """
+    return _parse_json(text, path, expected, None, row=row, field=field)
 
 
 def read_json_lines(path: Path | str, expected: str) -> list[tuple[int, Any]]:
