@@ -142,6 +142,7 @@ def test_the_empty_brexit_csv_hint_names_the_real_columns(tmp_path: Path) -> Non
         load_brexit(data_dir=tmp_path)
     assert "text, annotations" not in str(info.value)
     assert "silvia-casola/BREXIT" in str(info.value)
+    assert "tweet, instance_id, annotator_group, annotator_id, hs" in str(info.value)
 
 
 @pytest.mark.parametrize("dataset", ["epic", "brexit", "dp"])

@@ -216,8 +216,10 @@ def load_brexit(
         if all(p.is_file() for p in csv_files):
             frames = []
             for split, path in zip(HUB_SPLIT_FILES, csv_files):
-                frame = read_csv_file(path, HUB_EXPECTED, dtype=str, keep_default_na=False)
-                require_columns(frame.columns, [*HUB_COLUMNS, label], path, HUB_EXPECTED)
+                columns = [*HUB_COLUMNS, label]
+                expected = f"{HUB_EXPECTED}, with the columns {', '.join(columns)}"
+                frame = read_csv_file(path, expected, dtype=str, keep_default_na=False)
+                require_columns(frame.columns, columns, path, HUB_EXPECTED)
                 frames.append(frame.assign(split=split))
             corpus = read_brexit_hub_frame(
                 pd.concat(frames, ignore_index=True),
