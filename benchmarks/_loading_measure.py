@@ -137,7 +137,7 @@ def _measure_personaeval(folder: str) -> dict[str, Any]:
     def to_samples(items: list[Any]) -> list[Any]:
         return [record_to_sample(item) for item in items]
 
-    (items, _), load_s, _ = _timed(load_personaeval, "literary", data_dir=folder)
+    (items, *_), load_s, _ = _timed(load_personaeval, "literary", data_dir=folder)
     samples, samples_s, _ = _timed(to_samples, items)
     n_items, n_samples = len(items), len(samples)
     del items, samples  # the task below loads its own copy

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DEMO_TASKS", "run_demo"]
+__all__ = ["DEMO_RUNS", "DEMO_TASKS", "run_demo"]
 
 DEMO_TASKS: tuple[str, ...] = (
     "personaeval_literary",
@@ -37,11 +37,33 @@ DEMO_TASKS: tuple[str, ...] = (
 )
 """Every task of the suite (the generic ``perspective`` task needs a dataset plugin)."""
 
+DEMO_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    "brexit_cinemetric": ("brexit", {"method": "cinemetric"}),
+}
+"""Further runs of a task with another method: name -> (task, its options).
+
+Every task runs its default method; these add the runs the README's tour looks at
+(CINEMETRIC's character panels, validation and vote; MAJ-Eval runs as
+``mslr_cochrane``'s default), so each tour step has its log in the demo folder.
+"""
+
+
+def _task(name: str) -> Any:
+    """A demo task, built with ``demo=True`` and its :data:`DEMO_RUNS` options.
+
+    Every task is built here (``eval_set`` takes a list of one kind: names or tasks), so
+    the log records the options as task arguments, as ``-T`` would.
+    """
+    import inspect_plural
+
+    task, options = DEMO_RUNS.get(name, (name, {}))
+    return getattr(inspect_plural, task)(demo=True, **options)
+
 
 def run_demo(
     model: str = "plural/random",
     log_dir: str = "logs/demo",
-    tasks: Sequence[str] = DEMO_TASKS,
+    tasks: Sequence[str] = (*DEMO_TASKS, *DEMO_RUNS),
     limit: int | None = None,
     **eval_options: Any,
 ) -> tuple[bool, int]:
@@ -50,7 +72,8 @@ def run_demo(
     Args:
         model: The model (default: the offline chance model).
         log_dir: The eval set's log directory.
-        tasks: Task names without the ``inspect_plural/`` prefix.
+        tasks: Task names without the ``inspect_plural/`` prefix, or names of
+            :data:`DEMO_RUNS`.
         limit: Samples per task (None: all of the demo data).
         **eval_options: Further ``eval_set`` options (``max_connections``, ...).
 
@@ -60,8 +83,7 @@ def run_demo(
     from inspect_ai import eval_set
 
     success, logs = eval_set(
-        tasks=[f"inspect_plural/{name}" for name in tasks],
-        task_args={"demo": True},
+        tasks=[_task(name) for name in tasks],
         model=model,
         log_dir=log_dir,
         limit=limit,

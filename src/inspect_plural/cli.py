@@ -184,7 +184,7 @@ def _run_personas(args: argparse.Namespace) -> int:
 
 
 def _add_demo(sub: Any) -> None:
-    from inspect_plural._demo import DEMO_TASKS
+    from inspect_plural._demo import DEMO_RUNS, DEMO_TASKS
 
     parser = sub.add_parser(
         "demo",
@@ -202,9 +202,9 @@ def _add_demo(sub: Any) -> None:
     parser.add_argument("--log-dir", default="logs/demo", help="log directory (logs/demo)")
     parser.add_argument(
         "--tasks",
-        default=",".join(DEMO_TASKS),
+        default=",".join([*DEMO_TASKS, *DEMO_RUNS]),
         metavar="LIST",
-        help="comma-separated task names (default: all)",
+        help=f"comma-separated task names (default: all, and {', '.join(DEMO_RUNS)})",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="samples per task (default: all)")
     parser.add_argument(
@@ -213,14 +213,13 @@ def _add_demo(sub: Any) -> None:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from inspect_plural._demo import DEMO_TASKS, run_demo
+    from inspect_plural._demo import DEMO_RUNS, DEMO_TASKS, run_demo
 
     tasks = [t.strip() for t in str(args.tasks).split(",") if t.strip()]
-    unknown = sorted(set(tasks) - set(DEMO_TASKS))
+    known = [*DEMO_TASKS, *DEMO_RUNS]
+    unknown = sorted(set(tasks) - set(known))
     if unknown:
-        raise CommandError(
-            f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(DEMO_TASKS)}"
-        )
+        raise CommandError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     if args.limit is not None and args.limit < 1:
         raise CommandError("--limit must be at least 1")
     options = {} if args.max_connections is None else {"max_connections": args.max_connections}

@@ -369,7 +369,7 @@ def test_the_default_log_has_at_most_25_metrics(
     ("args", "names"),
     [
         (["-T", "demo=true", "-T", "kk=3"], ["option kk", "did you mean k?"]),
-        (["-T", "data_dir=/nonexistent/perse"], ["Per-MPST folder not found"]),
+        (["-T", "data_dir=/nonexistent/perse"], ["option data_dir", "perse does not exist"]),
     ],
 )
 def test_user_errors_exit_non_zero_in_a_few_lines(

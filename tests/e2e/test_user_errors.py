@@ -9,9 +9,11 @@ exception, which Inspect prints with its traceback.)
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -71,6 +73,84 @@ CASES = [
 """Every kind of user error, in-process: a ``UserError`` whose message fits 10 lines."""
 
 
+def _data_mistakes(tmp_path: Path) -> dict[str, Path]:
+    """Folders holding the data mistakes a user makes (copies of the demo files, broken)."""
+    demo = Path(str(resources.files("inspect_plural").joinpath("demo")))
+    made: dict[str, Path] = {}
+    columns = made["columns"] = tmp_path / "columns"
+    columns.mkdir()
+    for name in ("train.csv", "validation.csv", "test.csv"):
+        (columns / name).write_text("text,annotations\nhello,1\n", encoding="utf-8")
+    for dataset in ("epic", "brexit", "dp"):
+        folder = made[f"latin1_{dataset}"] = tmp_path / f"latin1_{dataset}"
+        folder.mkdir()
+        for file in (demo / dataset).iterdir():
+            text = file.read_text(encoding="utf-8").replace("e", "\u00e9", 3)
+            (folder / file.name).write_bytes(text.encode("latin-1", "replace"))
+    deep = made["deep"] = tmp_path / "deep"
+    shutil.copytree(demo / "brexit", deep)
+    (deep / "HS-Brexit_train.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    made["long"] = tmp_path / ("a" * 300)
+    made["missing"] = tmp_path / "no-such-folder"
+    return made
+
+
+DATA_CASES = [
+    (["inspect_plural/brexit", "-T", "data_dir={columns}"], ["{columns}/train.csv", "tweet"]),
+    (["inspect_plural/epic", "-T", "data_dir={latin1_epic}"], ["EPICorpus.csv", "not UTF-8"]),
+    (["inspect_plural/brexit", "-T", "data_dir={latin1_brexit}"], ["HS-Brexit_", "not UTF-8"]),
+    (["inspect_plural/dp", "-T", "data_dir={latin1_dp}"], [".jsonl", "not UTF-8"]),
+    (["inspect_plural/brexit", "-T", "data_dir={deep}"], ["HS-Brexit_train.json", "nested"]),
+    (["inspect_plural/brexit", "-T", "data_dir={long}"], ["data_dir", "longer than"]),
+    (["inspect_plural/brexit", "-T", "data_dir={missing}"], ["{missing}", "does not exist"]),
+    (["inspect_plural/brexit", "-T", "demo=true", "--model", "plural/randm"], ["plural/random"]),
+]
+"""Issue 28's data and name mistakes: each ends in at most 10 lines naming the file or name."""
+
+
+Outcomes = dict[int, tuple[int, str, dict[str, str]]]
+"""Case -> (exit code, output, the folders made)."""
+
+
+@pytest.fixture(scope="module")
+def data_mistakes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Outcomes:
+    """Every case of :data:`DATA_CASES` run at once (each is a separate ``inspect eval``)."""
+    tmp_path = tmp_path_factory.mktemp("mistakes")
+    made = {k: str(v) for k, v in _data_mistakes(tmp_path).items()}
+    env = {**os.environ, "COLUMNS": "100", "INSPECT_PLURAL_CACHE": str(tmp_path / "cache")}
+    running = []
+    for n, (args, _) in enumerate(DATA_CASES):
+        model = [] if "--model" in args else ["--model", "plural/random"]
+        command = [sys.executable, "-m", "inspect_ai", "eval"]
+        command += [a.format(**made) for a in args] + model
+        command += ["--log-dir", str(tmp_path / f"logs{n}")]
+        running.append(
+            subprocess.Popen(
+                command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            )
+        )
+    results = {}
+    for n, process in enumerate(running):
+        out, _ = process.communicate(timeout=600)
+        results[n] = (process.returncode, out.decode("utf-8", "replace").strip(), made)
+    return results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(len(DATA_CASES)))
+def test_a_data_or_model_name_mistake_ends_short(case: int, data_mistakes: Outcomes) -> None:
+    code, output, made = data_mistakes[case]
+    lines = output.splitlines()
+    assert code != 0, output
+    assert len(lines) <= MAX_LINES, output
+    assert "Traceback" not in output, output
+    joined = "".join(line.strip() for line in lines)  # a long path wraps across lines
+    for needle in DATA_CASES[case][1]:
+        assert needle.format(**made).replace(" ", "") in joined.replace(" ", ""), output
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("args", "named"), CLI_CASES)
 def test_the_command_line_prints_a_user_error_alone(
@@ -120,3 +200,23 @@ def test_the_demo_command_names_an_unknown_task(capsys: pytest.CaptureFixture[st
 
     assert main(["demo", "--tasks", "brexit,brexitt"]) == 2
     assert "unknown task(s) brexitt" in capsys.readouterr().err
+
+
+def test_the_demo_holds_a_cinemetric_and_a_maj_eval_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    from inspect_plural._demo import DEMO_RUNS, run_demo
+
+    assert "brexit_cinemetric" in DEMO_RUNS
+    success, n = run_demo(
+        tasks=["brexit_cinemetric", "mslr_cochrane"], log_dir=str(tmp_path), limit=2
+    )
+    assert success and n == 2
+    methods = set()
+    for path in tmp_path.glob("*.eval"):
+        log = read_eval_log(str(path), header_only=True)
+        assert log.eval.task_args.get("demo") is True
+        methods |= {step.solver.split("/")[-1] for step in log.plan.steps}
+    assert {"cinemetric", "maj_eval"} <= methods, methods

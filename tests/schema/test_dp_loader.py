@@ -173,7 +173,7 @@ def test_any_jsonl_name_is_accepted(tmp_path: Path) -> None:
     _write(tmp_path / "ratings.jsonl", [_comment(1, [_rating(2, SURVEY_A)])])
     assert len(load_dp(data_dir=tmp_path).judgments) == 1
     _write(tmp_path / "other.json", [_comment(1, [_rating(2, SURVEY_A)])])
-    with pytest.raises(ValueError, match="several candidate files"):
+    with pytest.raises(ValueError, match="several candidate DP files"):
         load_dp(data_dir=tmp_path)
     _write(tmp_path / DP_FILE, [_comment(5, [_rating(1, SURVEY_B)])])
     assert set(load_dp(data_dir=tmp_path).items) == {"5"}
@@ -230,6 +230,7 @@ def test_missing_field_is_named(tmp_path: Path) -> None:
 def test_missing_file_explains_how_to_get_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    (tmp_path / "nowhere").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "nowhere"))
     start = time.monotonic()
     with pytest.raises(DataNotFoundError) as info:

@@ -351,6 +351,7 @@ def test_missing_files_say_what_to_get_where(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loader, prefix, edition, splits = DATASETS[name]
+    (tmp_path / "nowhere").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "nowhere"))
     with pytest.raises(DataNotFoundError) as info:
         loader()

@@ -193,6 +193,7 @@ def test_missing_files_fail_fast_with_instructions(
     message = str(info.value)
     assert PARQUET in message and CSV in message and MHS_HF_REPO in message
     assert "data_dir" in message and "demo=true" in message
+    (tmp_path / "nowhere").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "nowhere"))
     with pytest.raises(DataNotFoundError, match="HF_HUB_OFFLINE"):
         load_mhs()

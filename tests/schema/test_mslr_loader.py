@@ -238,6 +238,7 @@ def test_repo_layout_is_accepted(tmp_path: Path) -> None:
 def test_missing_files_fail_fast_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(DataNotFoundError, match="cochrane_facets_A1.tsv"):
         load_mslr(tmp_path)  # data_dir given: never downloads
+    (tmp_path / "data").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(_hub, "host_reachable", lambda url, timeout=3.0: False)
@@ -367,6 +368,7 @@ def _fake_download(content: dict[str, bytes]) -> Callable[..., Path]:
 def test_download_is_checked_against_the_blob_sha(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    (tmp_path / "data").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "cache"))
     real = {r: (MSLR_DIR / f"annotations/cochrane_facets_{r}.tsv").read_bytes() for r in MSLR_FILES}

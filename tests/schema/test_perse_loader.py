@@ -142,8 +142,11 @@ def test_per_mpst_rejects_bad_k_and_demo_with_dir(tmp_path: Path) -> None:
         load_per_mpst(tmp_path, k=-1)
     with pytest.raises(ValueError, match="not both"):
         load_per_mpst(tmp_path, demo=True)
-    with pytest.raises(DataNotFoundError, match=re.escape(PERMPST_RELEASE_URL)):
+    with pytest.raises(DataNotFoundError, match="missing does not exist"):
         load_per_mpst(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataNotFoundError, match=re.escape(PERMPST_RELEASE_URL)):
+        load_per_mpst(tmp_path / "empty")
     with pytest.raises(DataNotFoundError, match="found k: none"):
         load_per_mpst(tmp_path)
 

@@ -17,7 +17,7 @@ from inspect_plural.tasks.personaeval import few_shot_examples, personaeval_task
 
 
 def test_fixture_tracks_load_with_official_schema(personaeval_dir: Path) -> None:
-    items, origin = load_personaeval("expertise", data_dir=str(personaeval_dir))
+    items, origin, _ = load_personaeval("expertise", data_dir=str(personaeval_dir))
     assert len(items) == 10 and "Expertise.csv" in origin and "sha256" in origin
     assert all(len(item.candidates) == 5 for item in items)
     assert items[3].id == "expertise-00003"
@@ -29,7 +29,7 @@ def test_fixture_tracks_load_with_official_schema(personaeval_dir: Path) -> None
 
 @pytest.mark.parametrize("track", sorted(PERSONAEVAL_TRACKS))
 def test_demo_rows_are_labelled_and_valid(track: str) -> None:
-    items, origin = load_personaeval(track, demo=True)
+    items, origin, _ = load_personaeval(track, demo=True)
     assert 15 <= len(items) <= 30
     assert "demo" in origin
     assert {len(i.candidates) for i in items} == {PERSONAEVAL_TRACKS[track][1]}
@@ -39,6 +39,7 @@ def test_demo_rows_are_labelled_and_valid(track: str) -> None:
 def test_missing_files_error_names_files_and_both_ways(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    (tmp_path / "nowhere").mkdir(exist_ok=True)  # an empty data root
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(tmp_path / "nowhere"))
     with pytest.raises(DataNotFoundError) as info:
         load_personaeval("literary")
@@ -56,7 +57,7 @@ def test_data_root_is_searched(
     (root / "personaeval").mkdir(parents=True)
     (personaeval_dir / "Drama.csv").rename(root / "personaeval" / "Drama.csv")
     monkeypatch.setenv("INSPECT_PLURAL_DATA_DIR", str(root))
-    items, _ = load_personaeval("drama")
+    items, *_ = load_personaeval("drama")
     assert len(items) == 8
 
 
@@ -102,7 +103,7 @@ def test_conversation_without_headings_is_kept_whole() -> None:
 
 
 def test_shuffle_is_seeded_and_per_sample(personaeval_dir: Path) -> None:
-    items, _ = load_personaeval("literary", data_dir=str(personaeval_dir))
+    items, *_ = load_personaeval("literary", data_dir=str(personaeval_dir))
     a = [record_to_sample(i, seed=1).choices for i in items]
     b = [record_to_sample(i, seed=1).choices for i in reversed(items)][::-1]
     c = [record_to_sample(i, seed=2).choices for i in items]
@@ -115,7 +116,7 @@ def test_shuffle_is_seeded_and_per_sample(personaeval_dir: Path) -> None:
 
 
 def test_few_shot_never_uses_the_test_item(personaeval_dir: Path) -> None:
-    items, _ = load_personaeval("literary", data_dir=str(personaeval_dir))
+    items, *_ = load_personaeval("literary", data_dir=str(personaeval_dir))
     for index, item in enumerate(items):
         examples = few_shot_examples(items, index, 5, seed=3, shuffle_candidates=True)
         assert len(examples) == 5

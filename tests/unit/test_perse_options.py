@@ -189,16 +189,16 @@ def test_a_prompt_folder_is_checked_for_the_templates_the_run_uses(tmp_path: Pat
     (tmp_path / "perse_review_zero_shot.txt").write_text("{plot} {history}", encoding="utf-8")
     _fails(lambda: per_mpst(data_dir=MISSING, k=0, prompts=str(tmp_path)), "prompts", "fields")
     # the k = 3 run does not use that template: the folder passes, the data is then read
-    with pytest.raises(UserError, match="Per-MPST folder not found"):
+    with pytest.raises(UserError, match="perse-data does not exist"):
         per_mpst(data_dir=MISSING, prompts=str(tmp_path))
     (tmp_path / "perse_aspect.txt").write_text("{aspect}", encoding="utf-8")
     _fails(lambda: per_doc(data_dir=MISSING, prompts=str(tmp_path)), "prompts", "required")
 
 
 def test_good_options_reach_the_data() -> None:
-    with pytest.raises(UserError, match="Per-MPST folder not found"):
+    with pytest.raises(UserError, match="perse-data does not exist"):
         per_mpst(data_dir=MISSING, k=0, metrics="full", protocol="paper", seed=7)
-    with pytest.raises(UserError, match="Per-DOC folder not found"):
+    with pytest.raises(UserError, match="perse-data does not exist"):
         per_doc(data_dir=MISSING, aspects="I,S", both_orders=True, metrics_preset="perse")
 
 

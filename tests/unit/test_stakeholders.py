@@ -249,7 +249,7 @@ def test_round_trip(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "cannot read a JSON persona file"),
+        ("{not json", "not valid JSON at line 1"),
         (json.dumps({"groups": []}), "groups"),
         (json.dumps({"groups": [{"name": "T", "personas": [{"name": "A"}]}]}), "perspective"),
         (

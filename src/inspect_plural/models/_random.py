@@ -32,10 +32,29 @@ from inspect_plural.answer_format import (
     _random_instance,
     declared_answer_format,
 )
+from inspect_plural.errors import UserError, closest
 
-__all__ = ["RandomModelAPI", "plural"]
+__all__ = ["MODEL_NAMES", "RandomModelAPI", "UnknownModelError", "plural"]
 
 MODEL_NAMES = ("random",)
+
+
+class UnknownModelError(UserError, ValueError):
+    """``--model plural/NAME`` with a name the provider does not have (no traceback).
+
+    Args:
+        name: The name given after ``plural/``.
+    """
+
+    def __init__(self, name: str) -> None:
+        valid = ", ".join(f"plural/{n}" for n in MODEL_NAMES)
+        close = closest(name, MODEL_NAMES)
+        hint = f" (did you mean plural/{close[0]}?)" if close else ""
+        super().__init__(
+            f"--model plural/{name}: no such model{hint}. The valid names are: {valid} "
+            "(the offline chance model). For a real model, name its provider, e.g. "
+            "--model openai/gpt-4.1."
+        )
 
 
 def _approx_tokens(text: str) -> int:
@@ -85,9 +104,7 @@ class RandomModelAPI(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_name not in MODEL_NAMES:
-            raise ValueError(
-                f"unknown plural model {model_name!r}: the only one is 'plural/random'"
-            )
+            raise UnknownModelError(model_name)
         self.seed = int(seed)
         self.answer_tokens = int(model_args.pop("answer_tokens", 0))
         self.any_prompt = _flag(model_args.pop("any_prompt", False))

@@ -1,7 +1,15 @@
 """Dataset sources: official files to records (one module per dataset)."""
 
 from inspect_plural.sources._corpus import JUDGMENT_COLUMNS, AnnotatedCorpus
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import (
+    DATA_DIR_ENV,
+    DataFileError,
+    DataFolder,
+    DataNotFoundError,
+    DataRowError,
+    data_folder,
+    data_root,
+)
 from inspect_plural.sources.brexit import BREXIT_HF_REPO, BREXIT_HF_REVISION, load_brexit
 from inspect_plural.sources.dices import DICES_COMMIT, DICES_REPO, load_dices
 from inspect_plural.sources.dp import DP_FILE, load_dp
@@ -63,8 +71,12 @@ __all__ = [
     "PERSONAEVAL_HF_REVISION",
     "PERSONAEVAL_TRACKS",
     "AnnotatedCorpus",
+    "DATA_DIR_ENV",
+    "DataFileError",
+    "DataFolder",
     "DataNotFoundError",
     "DataRowError",
+    "data_folder",
     "data_root",
     "load_armis",
     "load_brexit",

@@ -7,7 +7,6 @@ pandas frame with a label *index* per row, so splitting stays vectorised.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,10 +15,16 @@ import numpy as np
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item, Judgment, LabelScale
+from inspect_plural.sources._dedupe import dedupe_judgments, kept_rows
+from inspect_plural.sources._paths import EmptyDataFileError
 
-__all__ = ["AnnotatedCorpus", "JUDGMENT_COLUMNS", "OFFICIAL_SPLITS"]
-
-logger = logging.getLogger(__name__)
+__all__ = [
+    "AnnotatedCorpus",
+    "JUDGMENT_COLUMNS",
+    "OFFICIAL_SPLITS",
+    "dedupe_judgments",
+    "kept_rows",
+]
 
 JUDGMENT_COLUMNS = ["annotator_id", "item_id", "label"]
 """Columns of :attr:`AnnotatedCorpus.judgments` (``label`` is an index into the scale)."""
@@ -57,6 +62,10 @@ class AnnotatedCorpus:
         annotator_weights: Annotator id -> survey weight, for data that ships weights
             (OpinionQA's ``WEIGHT_W{N}``); an annotator absent here weighs 1 (see
             :meth:`weight_of`).
+        folder: The local folder the files were read from, described without an
+            absolute path (``data/brexit``, ``<data_dir>/brexit``; see
+            :func:`~inspect_plural.sources.data_folder`); empty for demo data and
+            downloads. Tasks log it as ``data_folder``.
 
     """
 
@@ -73,6 +82,7 @@ class AnnotatedCorpus:
     item_soft_labels: dict[str, dict[str, float]] = field(default_factory=dict)
     item_hard_labels: dict[str, str] = field(default_factory=dict)
     annotator_weights: dict[str, float] = field(default_factory=dict)
+    folder: str = ""
 
     def __post_init__(self) -> None:
         """Check that the frame has the documented columns and refers to known records."""
@@ -80,7 +90,10 @@ class AnnotatedCorpus:
         if missing:
             raise ValueError(f"{self.name}: judgments lack column(s) {missing}")
         if len(self.judgments) == 0:
-            raise ValueError(f"{self.name}: the data holds no judgments")
+            raise EmptyDataFileError(
+                f"{self.name}: the data holds no judgments ({self.origin}); check the files "
+                "hold the dataset's records, or use -T demo=true for the demo rows."
+            )
         unknown_items = set(self.judgments["item_id"].unique()) - self.items.keys()
         if unknown_items:
             raise ValueError(f"{self.name}: judgments of unknown items {sorted(unknown_items)[:5]}")
@@ -188,19 +201,3 @@ class AnnotatedCorpus:
                 label=scale.labels[int(label)],
                 scale=scale,
             )
-
-
-def dedupe_judgments(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """Keep the first judgment of each (annotator, item) pair.
-
-    Returns:
-        The frame without repeats, and how many rows were dropped.
-
-    """
-    duplicated = frame.duplicated(subset=["annotator_id", "item_id"], keep="first")
-    dropped = int(duplicated.sum())
-    if dropped:
-        logger.warning(
-            "%d repeated (annotator, item) judgments dropped, keeping the first", dropped
-        )
-    return frame.loc[~duplicated].reset_index(drop=True), dropped

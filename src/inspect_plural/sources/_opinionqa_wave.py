@@ -23,7 +23,9 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
+from inspect_plural.sources._dedupe import kept_rows
 from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources._read import read_csv_file, require_columns
 
 __all__ = [
     "OPINIONQA_REFUSED",
@@ -61,6 +63,8 @@ UNKNOWN_TRAIT = "UNK"
 
 RESPONDENT_COLUMN = "QKEY"
 INFO_COLUMNS = ("key", "question", "option_mapping", "references", "option_ordinal")
+INFO_EXPECTED = "an OpinionQA wave's info.csv, one row per question"
+RESPONSES_EXPECTED = "an OpinionQA wave's responses.csv, one row per respondent"
 QUESTION_DESCRIPTION = (
     "Which of the answer options did this survey respondent choose for the question?"
 )
@@ -144,10 +148,8 @@ def _question_scale(path: Path, row: int, references: Any, ordinal: Any) -> Labe
 
 
 def _read_info(path: Path) -> tuple[dict[str, Item], dict[str, LabelScale]]:
-    info = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in INFO_COLUMNS if c not in info.columns]
-    if missing:
-        raise ValueError(f"{path} lacks column(s) {missing}; has {list(info.columns)}")
+    info = read_csv_file(path, INFO_EXPECTED, dtype=str, keep_default_na=False)
+    require_columns(info.columns, INFO_COLUMNS, path, INFO_EXPECTED)
     items: dict[str, Item] = {}
     scales: dict[str, LabelScale] = {}
     rows = zip(info["key"], info["question"], info["option_mapping"], info["references"])
@@ -175,10 +177,9 @@ def _read_trait_options(path: Path) -> dict[str, set[str]]:
     """Attribute -> its options, from ``metadata.csv`` (empty when the file is absent)."""
     if not path.is_file():
         return {}
-    meta = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in ("key", "options") if c not in meta.columns]
-    if missing:
-        raise ValueError(f"{path} lacks column(s) {missing}; has {list(meta.columns)}")
+    expected = "an OpinionQA wave's metadata.csv, one row per respondent attribute"
+    meta = read_csv_file(path, expected, dtype=str, keep_default_na=False)
+    require_columns(meta.columns, ("key", "options"), path, expected)
     options: dict[str, set[str]] = {}
     for row, (key, text) in enumerate(zip(meta["key"], meta["options"])):
         values = _literal(path, row, "options", text)
@@ -216,7 +217,7 @@ def read_opinionqa_wave(folder: Path, wave: int) -> OpinionQAWave:
         many ``Refused`` answers were dropped, and the respondents' survey weights.
 
     Raises:
-        ValueError: A required column is missing.
+        DataFileError: A file cannot be read, or a required column is missing.
         DataRowError: A malformed question, or an answer that is not one of its options.
 
     """
@@ -224,13 +225,16 @@ def read_opinionqa_wave(folder: Path, wave: int) -> OpinionQAWave:
     items, scales = _read_info(info_path)
     trait_options = _read_trait_options(folder / "metadata.csv")
     keys = list(items)
-    responses = pd.read_csv(
-        responses_path, dtype=str, keep_default_na=False, na_values=[""], low_memory=False
+    responses = read_csv_file(
+        responses_path,
+        RESPONSES_EXPECTED,
+        dtype=str,
+        keep_default_na=False,
+        na_values=[""],
+        low_memory=False,
     )
     required = [RESPONDENT_COLUMN, *OPINIONQA_TRAITS, *keys]
-    missing = [c for c in required if c not in responses.columns]
-    if missing:
-        raise ValueError(f"{responses_path} lacks column(s) {missing[:20]}")
+    require_columns(responses.columns, required, responses_path, RESPONSES_EXPECTED)
     respondents = responses[RESPONDENT_COLUMN].fillna("").str.strip()
     if (respondents == "").any():
         row = int((respondents == "").to_numpy().argmax())
@@ -303,7 +307,14 @@ def read_opinionqa_wave(folder: Path, wave: int) -> OpinionQAWave:
             unknown_value |= ~column.isin(trait_options[name])
         traits[name] = column.mask(unknown_value, UNKNOWN_TRAIT)
     traits.insert(0, "annotator_id", annotator_ids)
-    traits = traits.drop_duplicates(subset=["annotator_id"], keep="first")
+    traits = traits[
+        kept_rows(
+            traits["annotator_id"],
+            traits[list(OPINIONQA_TRAITS)],
+            str(responses_path),
+            "respondents repeat with different attributes",
+        )
+    ]
     traits = traits[traits["annotator_id"].isin(set(judgments["annotator_id"]))]
     names = list(OPINIONQA_TRAITS)
     annotators = {

@@ -18,21 +18,22 @@ LeWiDi 2023 datasets.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
-from inspect_plural.sources._corpus import OFFICIAL_SPLITS, AnnotatedCorpus, dedupe_judgments
-from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._paths import (
-    DataNotFoundError,
-    DataRowError,
-    data_root,
-    local_folder,
-    read_csv_file,
+from inspect_plural.sources._corpus import (
+    OFFICIAL_SPLITS,
+    AnnotatedCorpus,
+    dedupe_judgments,
+    kept_rows,
 )
+from inspect_plural.sources._hub import hub_dataframe, sha256_of
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
+from inspect_plural.sources._read import read_csv_file, require_columns
 from inspect_plural.sources.lewidi import MAIN_ANNOTATIONS, SPLIT_ALIASES, read_lewidi
 
 __all__ = [
@@ -57,6 +58,13 @@ BREXIT_LEWIDI_FILES = {
 """Le-Wi-Di file of each split (the hub calls ``dev`` ``validation``)."""
 
 HUB_SPLIT_FILES = {"train": "train.csv", "validation": "validation.csv", "test": "test.csv"}
+
+HUB_COLUMNS = ("tweet", "instance_id", "annotator_group", "annotator_id")
+"""Columns every hub-layout CSV needs, besides the label's own column."""
+
+HUB_EXPECTED = (
+    f"a CSV of the Hugging Face dataset {BREXIT_HF_REPO}, one row per annotator and tweet"
+)
 
 BREXIT_LABELS: dict[str, tuple[str | None, str]] = {
     "hs": (MAIN_ANNOTATIONS, "Is this tweet hate speech?"),
@@ -112,10 +120,7 @@ def read_brexit_hub_frame(frame: pd.DataFrame, label: str, origin: str) -> Annot
         The corpus.
 
     """
-    required = ["tweet", "instance_id", "annotator_group", "annotator_id", label, "split"]
-    missing = [c for c in required if c not in frame.columns]
-    if missing:
-        raise ValueError(f"BREXIT hub data lacks column(s) {missing}; has {list(frame.columns)}")
+    require_columns(frame.columns, [*HUB_COLUMNS, label, "split"], origin, HUB_EXPECTED)
     values = pd.to_numeric(frame[label], errors="coerce")
     bad = ~values.isin([0, 1])
     if bad.any():
@@ -129,11 +134,17 @@ def read_brexit_hub_frame(frame: pd.DataFrame, label: str, origin: str) -> Annot
     judgments = pd.DataFrame(
         {"annotator_id": annotator_ids, "item_id": item_ids, "label": values.astype(int)}
     )
-    judgments, _ = dedupe_judgments(judgments)
-    items = {i: Item(id=i, text=str(t).strip()) for i, t in zip(item_ids, frame["tweet"].tolist())}
+    judgments, _ = dedupe_judgments(judgments, origin)
+    ids = pd.Series(item_ids)
+    texts = frame["tweet"].astype(str).str.strip().reset_index(drop=True)
+    first = kept_rows(ids, texts, origin, "item ids repeat with a different tweet")
+    items = {i: Item(id=i, text=t) for i, t in zip(ids[first], texts[first])}
     official = frame["split"].astype(str).replace(SPLIT_ALIASES)
     item_splits = {i: sp for i, sp in zip(item_ids, official.tolist()) if sp in OFFICIAL_SPLITS}
-    groups = dict(zip(annotator_ids, frame["annotator_group"].astype(str).str.strip()))
+    people = pd.Series(annotator_ids)
+    group_names = frame["annotator_group"].astype(str).str.strip().reset_index(drop=True)
+    once = kept_rows(people, group_names, origin, "annotators repeat with a different group")
+    groups = dict(zip(people[once], group_names[once]))
     annotators = {
         a: Annotator(id=a, traits={"group": GROUP_NAMES.get(g, g)}) for a, g in groups.items()
     }
@@ -177,9 +188,9 @@ def load_brexit(
     if label not in BREXIT_LABELS:
         raise ValueError(f"unknown BREXIT label {label!r}; one of {list(BREXIT_LABELS)}")
     field, _ = BREXIT_LABELS[label]
-    folders = [_demo_dir()] if demo else []
-    if not demo:
-        folders = [local_folder(data_dir, LOCAL_SUBDIR)]
+    found = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
+    folders = [_demo_dir()] if found is None else [found.path]
+    label_of = "" if found is None else found.label
     for folder in folders:
         json_files = [(s, folder / f) for s, f in BREXIT_LEWIDI_FILES.items()]
         if all(p.is_file() for _, p in json_files):
@@ -190,7 +201,7 @@ def load_brexit(
                 )
             digest = sha256_of(json_files[0][1])[:16]
             kind = "demo data written for inspect_plural" if demo else "local Le-Wi-Di JSON"
-            return read_lewidi(
+            corpus = read_lewidi(
                 json_files,
                 name="brexit",
                 field=field,
@@ -200,17 +211,22 @@ def load_brexit(
                 demo=demo,
                 aliases=LEWIDI_ALIASES,
             )
+            return replace(corpus, folder=label_of)
         csv_files = [folder / f for f in HUB_SPLIT_FILES.values()]
         if all(p.is_file() for p in csv_files):
-            frames = [
-                read_csv_file(
-                    p, "a HS-Brexit hub CSV (text, annotations)", dtype=str, keep_default_na=False
-                ).assign(split=s)
-                for s, p in zip(HUB_SPLIT_FILES, csv_files)
-            ]
-            return read_brexit_hub_frame(
-                pd.concat(frames, ignore_index=True), label, f"local hub-layout CSVs in {folder}"
+            frames = []
+            for split, path in zip(HUB_SPLIT_FILES, csv_files):
+                columns = [*HUB_COLUMNS, label]
+                expected = f"{HUB_EXPECTED}, with the columns {', '.join(columns)}"
+                frame = read_csv_file(path, expected, dtype=str, keep_default_na=False)
+                require_columns(frame.columns, columns, path, HUB_EXPECTED)
+                frames.append(frame.assign(split=split))
+            corpus = read_brexit_hub_frame(
+                pd.concat(frames, ignore_index=True),
+                label,
+                f"local hub-layout CSVs in {folder.name}/",
             )
+            return replace(corpus, folder=label_of)
     if data_dir or demo:
         raise DataNotFoundError(_missing(label, folders))
     frame, origin = hub_dataframe(

@@ -15,6 +15,7 @@ gives ``UNK``). Nothing is filtered.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -22,15 +23,10 @@ import numpy as np
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
-from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
+from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
-from inspect_plural.sources._paths import (
-    DataNotFoundError,
-    DataRowError,
-    data_root,
-    local_folder,
-    read_csv_file,
-)
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
+from inspect_plural.sources._read import read_csv_file, require_columns
 
 __all__ = [
     "EPIC_COLUMNS",
@@ -92,6 +88,8 @@ EPIC_LABELS: dict[str, dict[str, int]] = {"irony": {"not": 0, "iro": 1}}
 
 EPIC_TRAIT_DIMENSIONS = ["Gender", "Generation", "Nationality"]
 """The PersEval trait dimensions of EPIC, in display order."""
+
+EPIC_EXPECTED = "EPICorpus.csv, one row per annotator and post-reply pair"
 
 UNKNOWN = "UNK"
 LOCAL_SUBDIR = "epic"
@@ -175,13 +173,11 @@ def read_epic_frame(
         The corpus.
 
     Raises:
-        ValueError: Required columns are missing.
+        DataFileError: Required columns are missing.
         DataRowError: A row has an empty id or an unknown label.
 
     """
-    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ValueError(f"EPIC data {source} lacks column(s) {missing}; has {list(frame.columns)}")
+    require_columns(frame.columns, REQUIRED_COLUMNS, source, EPIC_EXPECTED)
     codes = EPIC_LABELS[label]
     users = _strings(frame, "user", source, allow_empty=False)
     item_ids = _strings(frame, "id_original", source, allow_empty=False)
@@ -196,26 +192,38 @@ def read_epic_frame(
     judgments = pd.DataFrame(
         {"annotator_id": users, "item_id": item_ids, "label": values.astype(int)}
     )
-    judgments, _ = dedupe_judgments(judgments)
+    judgments, _ = dedupe_judgments(judgments, source)
 
     posts = _strings(frame, "parent_text", source, allow_empty=True)
     replies = _strings(frame, "text", source, allow_empty=True)
-    first = ~item_ids.duplicated().to_numpy()
+    first = kept_rows(
+        item_ids,
+        pd.DataFrame({"post": posts, "reply": replies}),
+        source,
+        "item ids (id_original) repeat with a different post or reply",
+    )
     items = {
         i: Item(id=i, parts={"post": p, "reply": r})
         for i, p, r in zip(item_ids[first].tolist(), posts[first].tolist(), replies[first].tolist())
     }
 
     # The official code rewrites the traits on every row, so the last row of a user wins.
-    last = ~users.duplicated(keep="last").to_numpy()
-    people = pd.DataFrame(
+    everyone = pd.DataFrame(
         {
-            "user": users[last],
-            "Gender": _strings(frame, "Sex", source, allow_empty=True)[last],
-            "Generation": generation_of_age(frame["Age"])[last],
-            "Nationality": _strings(frame, "Nationality", source, allow_empty=True)[last],
+            "user": users,
+            "Gender": _strings(frame, "Sex", source, allow_empty=True),
+            "Generation": generation_of_age(frame["Age"]),
+            "Nationality": _strings(frame, "Nationality", source, allow_empty=True),
         }
-    ).replace("", UNKNOWN)
+    )
+    last = kept_rows(
+        users,
+        everyone[EPIC_TRAIT_DIMENSIONS],
+        source,
+        "annotators (user) repeat with different traits",
+        keep="last",
+    )
+    people = everyone[last].replace("", UNKNOWN)
     annotators = {
         u: Annotator(id=u, traits={"Gender": g, "Generation": a, "Nationality": n})
         for u, g, a, n in people[["user", *EPIC_TRAIT_DIMENSIONS]].itertuples(index=False)
@@ -260,18 +268,16 @@ def load_epic(
     """
     if label not in EPIC_LABELS:
         raise ValueError(f"unknown EPIC label {label!r}; one of {list(EPIC_LABELS)}")
-    folder = local_folder(data_dir, LOCAL_SUBDIR)
-    if demo:
-        folder = _demo_dir()
+    found = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
+    folder = _demo_dir() if found is None else found.path
     path = folder / EPIC_FILE
     if path.is_file():
-        frame = read_csv_file(
-            path, "EPICorpus.csv with one row per annotation", dtype=str, keep_default_na=False
-        )
+        frame = read_csv_file(path, EPIC_EXPECTED, dtype=str, keep_default_na=False)
         digest = sha256_of(path)[:16]
         kind = "demo data written for inspect_plural" if demo else "local file"
         origin = f"{kind}: {folder.name}/{EPIC_FILE} (sha256 {digest})"
-        return read_epic_frame(frame, EPIC_FILE, origin, label=label, demo=demo)
+        corpus = read_epic_frame(frame, str(path), origin, label=label, demo=demo)
+        return replace(corpus, folder="" if found is None else found.label)
     if data_dir or demo:
         raise DataNotFoundError(_missing(folder))
     revision = revision or EPIC_HF_REVISION

@@ -92,4 +92,5 @@ def load_md_agreement(
         origin=f"{kind} in {found.folder.name}/ (train sha256 {sha256_of(files[0][1])[:16]})",
         demo=demo,
         id_style="sequence",
+        folder=found.label,
     )

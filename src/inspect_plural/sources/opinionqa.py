@@ -52,7 +52,7 @@ from inspect_plural.sources._opinionqa_wave import (
     OpinionQAWave,
     read_opinionqa_wave,
 )
-from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources._paths import DataNotFoundError, data_folder, data_root
 
 __all__ = [
     "OPINIONQA_CODALAB_WORKSHEET",
@@ -149,11 +149,12 @@ def load_opinionqa(
     Raises:
         DataNotFoundError: No wave folder with ``responses.csv`` and ``info.csv`` is found,
             or a requested wave is absent.
-        ValueError: A required column is missing.
+        DataFileError: A file cannot be read, or a required column is missing.
         DataRowError: A malformed question or answer.
 
     """
-    folder = _demo_dir() if demo else local_folder(data_dir, LOCAL_SUBDIR)
+    local = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
+    folder = _demo_dir() if local is None else local.path
     found = _wave_folders(folder)
     complete = {
         w: p
@@ -209,7 +210,7 @@ def load_opinionqa(
         scales.update(wave_scales)
         refused += wave_refused
         sources.append(f"W{wave} (responses.csv sha256 {sha256_of(path / 'responses.csv')[:16]})")
-    judgments, _ = dedupe_judgments(pd.concat(frames, ignore_index=True))
+    judgments, _ = dedupe_judgments(pd.concat(frames, ignore_index=True), "OpinionQA")
     kind = "demo data written for inspect_plural" if demo else "local OpinionQA human_resp"
     origin = f"{kind}: {', '.join(sources)}; {refused} 'Refused' answer(s) dropped (not judgments)"
     if unweighted:
@@ -225,4 +226,5 @@ def load_opinionqa(
         item_scales=scales,
         trait_dimensions=list(OPINIONQA_TRAITS),
         annotator_weights=weights,
+        folder="" if local is None else local.label,
     )

@@ -16,15 +16,18 @@ import re
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.sources._hub import hub_offline_reason, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, read_csv_file
+from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
+from inspect_plural.sources._read import read_csv_file, require_columns
 
 __all__ = [
     "PERSONAEVAL_HF_REPO",
     "PERSONAEVAL_HF_REVISION",
     "PERSONAEVAL_TRACKS",
+    "PersonaEvalData",
     "load_personaeval",
     "personaeval_columns",
     "personaeval_file",
@@ -97,9 +100,24 @@ def _missing_message(track: str, searched: list[Path], reason: str) -> str:
     )
 
 
+class PersonaEvalData(NamedTuple):
+    """A loaded track: the records, where they came from, and the local folder read.
+
+    Attributes:
+        items: One record per row.
+        origin: The source, for the log's ``data_source``.
+        folder: The local folder, without an absolute path (``data_folder``); empty for
+            the demo rows and the hub.
+    """
+
+    items: list[RoleItem]
+    origin: str
+    folder: str = ""
+
+
 def personaeval_file(
     track: str, data_dir: str | Path | None = None, revision: str | None = None
-) -> tuple[Path, str]:
+) -> tuple[Path, str, str]:
     """Locate (or download) the official CSV of a track.
 
     Search order: ``data_dir``; ``<data root>/personaeval``; the Hugging Face hub.
@@ -110,20 +128,20 @@ def personaeval_file(
         revision: Hub revision to download (default :data:`PERSONAEVAL_HF_REVISION`).
 
     Returns:
-        The file's path and a description of where it came from.
+        The file's path, a description of where it came from, and the local folder's
+        path-free label (empty for a download).
 
     Raises:
         DataNotFoundError: When no copy can be found or downloaded.
 
     """
     filename, _ = PERSONAEVAL_TRACKS[track]
-    folders = [Path(data_dir)] if data_dir else []
-    folders.append(data_root() / LOCAL_SUBDIR)
-    for folder in folders:
-        if (folder / filename).is_file():
-            return folder / filename, f"local {filename}"
+    local = data_folder(data_dir, LOCAL_SUBDIR)
+    folders = [local.path]
+    if (local.path / filename).is_file():
+        return local.path / filename, f"local {filename}", local.label
     if data_dir:
-        raise DataNotFoundError(_missing_message(track, folders[:1], "not tried"))
+        raise DataNotFoundError(_missing_message(track, folders, "not tried"))
 
     reason = hub_offline_reason()
     if reason:
@@ -143,7 +161,7 @@ def personaeval_file(
             _missing_message(track, folders, f"{type(ex).__name__}: {ex}".strip()[:300])
         ) from ex
     snapshot = Path(path).parent.name
-    return Path(path), f"hub {PERSONAEVAL_HF_REPO}@{snapshot}/{filename}"
+    return Path(path), f"hub {PERSONAEVAL_HF_REPO}@{snapshot}/{filename}", ""
 
 
 def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
@@ -158,7 +176,7 @@ def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
 
     Raises:
         DataRowError: A row misses a field, or its ``gt`` is not among its options.
-        ValueError: The file lacks required columns.
+        DataFileError: The file cannot be read, or lacks required columns.
 
     """
     _, n_options = PERSONAEVAL_TRACKS[track]
@@ -172,9 +190,7 @@ def read_personaeval_csv(path: str | Path, track: str) -> list[RoleItem]:
         keep_default_na=False,
         usecols=lambda c: c in required,
     )
-    missing = [c for c in required if c not in frame.columns]
-    if missing:
-        raise DataRowError(path, 0, missing[0], f"missing column(s) {missing}; expected {required}")
+    require_columns(frame.columns, required, path, f"the PersonaEval {track} CSV")
     frame = frame[required].apply(lambda col: col.str.strip())
 
     for col in ["prompt", "gt", *option_cols]:
@@ -262,7 +278,7 @@ def load_personaeval(
     data_dir: str | Path | None = None,
     demo: bool = False,
     revision: str | None = None,
-) -> tuple[list[RoleItem], str]:
+) -> PersonaEvalData:
     """Load a PersonaEval track.
 
     Args:
@@ -272,15 +288,15 @@ def load_personaeval(
         revision: Hub revision when downloading.
 
     Returns:
-        The records and a description of their source.
+        The records, a description of their source, and the local folder read.
 
     """
     if track not in PERSONAEVAL_TRACKS:
         raise ValueError(f"unknown PersonaEval track {track!r}; one of {list(PERSONAEVAL_TRACKS)}")
     if demo:
         path = demo_file(track)
-        return read_personaeval_csv(
-            path, track
-        ), f"demo data written for inspect_plural ({path.name})"
-    path, origin = personaeval_file(track, data_dir, revision)
-    return read_personaeval_csv(path, track), f"{origin} (sha256 {sha256_of(path)[:16]})"
+        origin = f"demo data written for inspect_plural ({path.name})"
+        return PersonaEvalData(read_personaeval_csv(path, track), origin)
+    path, origin, folder = personaeval_file(track, data_dir, revision)
+    origin += f" (sha256 {sha256_of(path)[:16]})"
+    return PersonaEvalData(read_personaeval_csv(path, track), origin, folder)

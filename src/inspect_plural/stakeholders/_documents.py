@@ -7,11 +7,15 @@ document longer than ``max_doc_chars`` is cut into parts, one extraction call ea
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
+
+from inspect_plural.sources._paths import DataNotFoundError, check_path
+from inspect_plural.sources._read import decode_text
 
 __all__ = [
     "DEFAULT_MAX_DOC_CHARS",
@@ -26,6 +30,17 @@ DEFAULT_MAX_DOC_CHARS = 60_000
 """The longest document (in characters) read in one extraction call."""
 DOCUMENT_SUFFIXES = (".txt", ".md", ".markdown", ".pdf")
 """The file types :func:`read_document` reads."""
+
+ENCODING_NAMES = {
+    "cp1252": "Windows-1252 (Latin-1)",
+    "utf-16": "UTF-16",
+    "utf-16-le": "UTF-16 (little-endian, no byte-order mark)",
+    "utf-16-be": "UTF-16 (big-endian, no byte-order mark)",
+    "utf-32": "UTF-32",
+}
+"""How each encoding :func:`~inspect_plural.sources._read.decode_text` detects is named."""
+
+logger = logging.getLogger(__name__)
 
 
 class Document(BaseModel):
@@ -49,6 +64,9 @@ class Document(BaseModel):
 def read_document(path: str | Path) -> Document:
     """Read a ``.txt`` or ``.md`` file as text, or a ``.pdf`` with ``pypdf`` if installed.
 
+    Text that is not UTF-8 is read in the encoding detected (UTF-16, Windows-1252), with
+    a warning naming the file and the encoding; a binary file is refused.
+
     Args:
         path: The file.
 
@@ -58,10 +76,11 @@ def read_document(path: str | Path) -> Document:
     Raises:
         FileNotFoundError: No such file.
         ValueError: An unsupported file type, or a PDF without ``pypdf``.
+        DataFileError: A text file that is binary or cannot be decoded.
     """
-    file = Path(path)
+    file = check_path(path, "the document")
     if not file.is_file():
-        raise FileNotFoundError(f"{file}: document not found")
+        raise DataNotFoundError(f"{file}: document not found (a file of {DOCUMENT_SUFFIXES}).")
     suffix = file.suffix.lower()
     if suffix == ".pdf":
         try:
@@ -75,7 +94,9 @@ def read_document(path: str | Path) -> Document:
         reader = PdfReader(str(file))
         text = "\n\n".join((page.extract_text() or "") for page in reader.pages)
     elif suffix in DOCUMENT_SUFFIXES:
-        text = file.read_text(encoding="utf-8-sig", errors="replace")
+        text, encoding = decode_text(file, "a text document to create personas from")
+        if encoding != "utf-8":
+            logger.warning("%s: not UTF-8; read as %s", file, ENCODING_NAMES[encoding])
     else:
         raise ValueError(
             f"{file}: unsupported document type {suffix or '(none)'!r}; give "

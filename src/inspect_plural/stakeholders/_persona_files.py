@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from inspect_plural.sources._paths import DataFileError, check_path
+from inspect_plural.sources._read import read_json_file
 from inspect_plural.stakeholders._personas import DEFAULT_PERSONA_SETS, PersonaFileError, PersonaSet
 
 __all__ = ["default_personas", "load_personas", "parse_persona_set"]
@@ -109,6 +111,10 @@ def load_personas(path_or_name: str | Path) -> PersonaSet:
             message names the file).
     """
     path = Path(path_or_name)
+    try:
+        check_path(path, "the persona file")
+    except DataFileError as ex:
+        raise PersonaFileError(str(ex)) from None
     if str(path_or_name) in DEFAULT_PERSONA_SETS and not path.is_file():
         return default_personas(str(path_or_name))
     if not path.is_file():
@@ -117,7 +123,7 @@ def load_personas(path_or_name: str | Path) -> PersonaSet:
             f"personas`, or one of the defaults {list(DEFAULT_PERSONA_SETS)})"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as ex:
-        raise PersonaFileError(f"{path}: cannot read a JSON persona file: {ex}") from ex
+        data = read_json_file(path, "a JSON persona file (inspect-plural personas writes one)")
+    except DataFileError as ex:
+        raise PersonaFileError(str(ex)) from None
     return parse_persona_set(data, str(path))

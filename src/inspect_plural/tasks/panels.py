@@ -20,6 +20,7 @@ from inspect_ai import Task, task
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.options import TaskOption, user_options
 from inspect_plural.sources._hub import sha256_of
+from inspect_plural.sources._paths import check_path, data_folder
 from inspect_plural.sources.mslr import (
     MSLR_DIMENSIONS,
     MSLR_TASK_DESCRIPTION,
@@ -121,12 +122,15 @@ def mslr_cochrane(
     if rating.protocol == "paper" and per_system is None and not parsed["demo"]:
         per_system = applied["sample_per_system"] = PAPER_SAMPLE_PER_SYSTEM
     other, pio = parsed["mslr_other"], parsed["pio_na"]
+    folder = ""
     if parsed["demo"]:
         outputs = load_mslr(other=other, pio_na=pio, demo=True)
         source = "demo"
     else:  # load_mslr's own steps, keeping the sheets' origin (names and blobs, no path)
         paths, source = mslr_files(parsed["data_dir"])
         outputs = read_mslr(paths, other=other, pio_na=pio)
+        if ": local " in source:
+            folder = data_folder(parsed["data_dir"], "mslr_cochrane").label
     if per_system is not None:
         try:
             outputs = subset_per_system(outputs, per_system, parsed["seed"])
@@ -142,7 +146,12 @@ def mslr_cochrane(
         demo=parsed["demo"],
         data_source=source,
         seed=parsed["seed"],
-        task_metadata={"sample_per_system": per_system, "mslr_other": other, "pio_na": pio},
+        task_metadata={
+            "sample_per_system": per_system,
+            "mslr_other": other,
+            "pio_na": pio,
+            "data_folder": folder,
+        },
         protocol_settings=applied,
         **_rating_only(given, MSLR_OPTIONS),
     )
@@ -236,7 +245,7 @@ def check_ratings_file(path: Path) -> None:
             message names the file and what it should contain).
     """
     expected = RATINGS_FORMAT.format(columns=", ".join(RATINGS_COLUMNS))
-    if not path.is_file():
+    if not check_path(path, "the file of option ratings").is_file():
         raise UserError(f"option ratings: {path} does not exist. {expected}")
     try:
         with path.open(encoding="utf-8", newline="") as handle:

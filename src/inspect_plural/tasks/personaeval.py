@@ -184,7 +184,7 @@ def personaeval_task(track: str, **options: Any) -> Task:
     demo = bool(opts["demo"])
     shuffle = bool(opts["shuffle_candidates"])
     self_consistency = int(opts["self_consistency"])
-    items, origin = load_personaeval(
+    items, origin, folder = load_personaeval(
         track, data_dir=opts["data_dir"], demo=demo, revision=opts["revision"]
     )
     if few_shot and len(items) <= few_shot:
@@ -238,6 +238,7 @@ def personaeval_task(track: str, **options: Any) -> Task:
             "track": track,
             "n_candidates": n_options,
             "data_source": origin,
+            "data_folder": folder,
             "demo": demo,
             "seed": seed,
             "few_shot": few_shot,

@@ -47,12 +47,13 @@ the download and its LFS-pointer check, the demo files) and the loader.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import cache_dir, download_file, sha256_of
-from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources._paths import DataNotFoundError, data_folder, data_root
 from inspect_plural.sources.dices._columns import (
     DICES_COLUMN_ALIASES,
     DICES_COLUMNS,
@@ -182,7 +183,8 @@ def load_dices(
             origin=f"demo data written for inspect_plural ({name}, sha256 {sha256_of(path)[:16]})",
             demo=True,
         )
-    folder = local_folder(data_dir, LOCAL_SUBDIR)
+    local = data_folder(data_dir, LOCAL_SUBDIR)
+    folder = local.path
     searched = [folder / name, folder / DICES_FILES[subset]]
     found = next((p for p in searched if p.is_file()), None)
     kind = "local"
@@ -194,9 +196,10 @@ def load_dices(
         found = download_file(url, cached, _missing(subset, url, [*searched, cached]))
         kind += f" from GitHub {DICES_REPO}@{commit[:12]}"
     _check_not_lfs_pointer(found, _missing(subset, url, searched))
-    return read_dices_csv(
+    corpus = read_dices_csv(
         found,
         subset,
         label,
         origin=f"{kind} {DICES_FILES[subset]} (sha256 {sha256_of(found)[:16]})",
     )
+    return replace(corpus, folder=local.label if kind == "local" else "")

@@ -15,8 +15,9 @@ from pathlib import Path
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
-from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
-from inspect_plural.sources._paths import DataRowError, read_csv_file
+from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
+from inspect_plural.sources._paths import DataFileError, DataRowError
+from inspect_plural.sources._read import read_csv_file, require_columns
 from inspect_plural.sources.dices._columns import DICES_EXPERT_FIELDS, DICES_TRAITS, resolve_column
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
 
 DICES_DEFAULT_LABEL = "Q2_harmful_content_overall"
 """The per-rater judgment PersEval predicts."""
+
+DICES_EXPECTED = "the DICES CSV, one row per rater and conversation"
 
 DICES_ANSWERS = {"No": 0, "Unsure": 1, "Yes": 2}
 """Raw answer -> label index (PersEval's ``label_map``)."""
@@ -114,19 +117,19 @@ def read_dices_csv(
         The corpus; items have parts ``conversation`` (``context``) and ``final response``.
 
     Raises:
-        ValueError: An expert or unknown label column, or missing columns.
+        ValueError: An expert label column.
+        DataFileError: The file cannot be read, or lacks the label or other columns.
         DataRowError: A row with an empty id or an answer other than Yes/No/Unsure.
 
     """
     check_label(label)
-    header = list(
-        read_csv_file(path, "the DICES CSV, one row per rater and conversation", nrows=0).columns
-    )
+    header = list(read_csv_file(path, DICES_EXPECTED, nrows=0).columns)
     label_column = resolve_column(header, label)
     if label_column is None:
-        raise ValueError(
-            f"{path.name} has no column {label!r}; its per-rater questions are "
-            f"{dices_label_columns(header)}"
+        raise DataFileError(
+            path,
+            f"no column {label!r}; its per-rater questions are "
+            f"{', '.join(dices_label_columns(header))}.",
         )
     if not _QUESTION.match(label_column):
         raise ValueError(
@@ -135,13 +138,11 @@ def read_dices_csv(
         )
     traits = DICES_TRAITS[subset]
     wanted = ["rater_id", "item_id", "context", "response", *[c for _, c in traits]]
-    missing = [c for c in wanted if c not in header]
-    if missing:
-        raise ValueError(f"{path.name} lacks column(s) {missing} of the DICES-{subset} schema")
+    require_columns(header, wanted, path, f"{DICES_EXPECTED} (the DICES-{subset} schema)")
     columns = [*wanted, label_column]
-    frame = pd.read_csv(path, usecols=columns, dtype=str, keep_default_na=False, na_filter=False)[
-        columns
-    ]
+    frame = read_csv_file(
+        path, DICES_EXPECTED, usecols=columns, dtype=str, keep_default_na=False, na_filter=False
+    )[columns]
 
     ids: dict[str, pd.Series] = {}
     for column in ("rater_id", "item_id"):
@@ -167,14 +168,18 @@ def read_dices_csv(
             "label": answers.astype(int),
         }
     )
-    judgments, _ = dedupe_judgments(judgments)
+    judgments, _ = dedupe_judgments(judgments, str(path))
 
-    first_items = frame.assign(_item=ids["item_id"]).drop_duplicates("_item")
+    texts = frame[["context", "response"]].apply(lambda c: c.str.strip())
+    once = kept_rows(ids["item_id"], texts, str(path), "item ids repeat with a different text")
     items = {
-        i: Item(id=i, parts={"conversation": c.strip(), "final response": r.strip()})
-        for i, c, r in zip(first_items["_item"], first_items["context"], first_items["response"])
+        i: Item(id=i, parts={"conversation": c, "final response": r})
+        for i, c, r in zip(ids["item_id"][once], texts["context"][once], texts["response"][once])
     }
-    first_raters = frame.assign(_rater=ids["rater_id"]).drop_duplicates("_rater")
+    people = frame[[c for _, c in traits]].apply(lambda c: c.str.strip())
+    first_raters = frame.assign(_rater=ids["rater_id"])[
+        kept_rows(ids["rater_id"], people, str(path), "rater ids repeat with different traits")
+    ]
     values = {
         dim: first_raters[col].str.strip().replace("", UNKNOWN).tolist() for dim, col in traits
     }

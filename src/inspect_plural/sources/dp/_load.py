@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
-from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
+from inspect_plural.sources._paths import DataFileError, DataNotFoundError, data_folder, data_root
 from inspect_plural.sources.dp._fields import DP_LABELS
 from inspect_plural.sources.dp._read import read_dp_jsonl
 
@@ -53,9 +54,10 @@ def _find_file(folder: Path) -> Path | None:
         return folder / DP_FILE
     candidates = sorted({p for g in DP_FILE_GLOBS for p in folder.glob(g) if p.is_file()})
     if len(candidates) > 1:
-        raise ValueError(
-            f"DP: several candidate files in {folder}: {[p.name for p in candidates]}; "
-            f"keep one (or name it {DP_FILE})"
+        raise DataFileError(
+            folder,
+            f"several candidate DP files: {', '.join(p.name for p in candidates)}; keep one "
+            f"(or name it {DP_FILE})",
         )
     return candidates[0] if candidates else None
 
@@ -81,14 +83,17 @@ def load_dp(
 
     Raises:
         DataNotFoundError: No file is found.
-        ValueError: An unknown label, several candidate files, or a missing field.
+        ValueError: An unknown label.
+        DataFileError: Several candidate files, or a file that cannot be read.
         DataRowError: A malformed line or rating.
 
     """
     if label not in DP_LABELS:
         raise ValueError(f"unknown DP label {label!r}; one of {list(DP_LABELS)}")
-    folder = _demo_dir() if demo else local_folder(data_dir, LOCAL_SUBDIR)
+    found = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
+    folder = _demo_dir() if found is None else found.path
     path = _find_file(folder)
     if path is None:
-        raise DataNotFoundError(_missing([folder]))
-    return read_dp_jsonl(path, label=label, demo=demo)
+        raise DataNotFoundError(_missing([folder] if found is None else list(found.searched)))
+    corpus = read_dp_jsonl(path, label=label, demo=demo)
+    return replace(corpus, folder="" if found is None else found.label)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item
-from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
+from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._hub import sha256_of
 from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources._read import read_json_lines, require_columns
 from inspect_plural.sources.dp._fields import (
     DP_LABELS,
     DP_TOXICITY_LABELS,
@@ -27,6 +27,8 @@ __all__ = ["COMMENT_COLUMNS", "read_dp_jsonl"]
 
 COMMENT_COLUMNS = ("comment", "comment_id", "ratings")
 
+DP_EXPECTED = "the DP toxicity ratings: JSON lines, one comment object with its ratings a line"
+
 
 def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) -> AnnotatedCorpus:
     """Read the DP JSON-lines file into records.
@@ -40,33 +42,22 @@ def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) ->
         The corpus.
 
     Raises:
-        ValueError: An unknown label, or a comment field missing from the whole file.
+        ValueError: An unknown label.
+        DataFileError: The file is not UTF-8 JSON lines, or a comment field is missing
+            from the whole file.
         DataRowError: A line that is not a JSON object, or a rating with a bad label.
 
     """
     if label not in DP_LABELS:
         raise ValueError(f"unknown DP label {label!r}; one of {list(DP_LABELS)}")
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    numbered = [(n, line) for n, line in enumerate(lines) if line.strip()]
-    try:
-        records = [json.loads(line) for _, line in numbered]
-    except json.JSONDecodeError:
-        for n, line in numbered:
-            try:
-                json.loads(line)
-            except json.JSONDecodeError as ex:
-                raise DataRowError(path, n, "(line)", f"not valid JSON ({ex.msg})") from None
-        raise
-    for (n, _), record in zip(numbered, records):
+    numbered = read_json_lines(path, DP_EXPECTED)
+    for n, record in numbered:
         if not isinstance(record, dict):
             raise DataRowError(path, n, "(line)", "expected one JSON object per line")
-    if not records:
+    if not numbered:
         raise DataRowError(path, 0, "(line)", "the file holds no comments")
-    comments = pd.DataFrame(records, dtype=object)
-    missing = [c for c in COMMENT_COLUMNS if c not in comments.columns]
-    if missing:
-        raise ValueError(f"{path} lacks field(s) {missing}; has {list(comments.columns)}")
+    comments = pd.DataFrame([record for _, record in numbered], dtype=object)
+    require_columns(comments.columns, COMMENT_COLUMNS, path, DP_EXPECTED, kind="field")
     comments["_row"] = [n for n, _ in numbered]
 
     item_ids = comments["comment_id"].map(lambda v: "" if _is_missing(v) else str(v).strip())
@@ -123,13 +114,14 @@ def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) ->
                 "item_id": where["item_id"].to_numpy(),
                 "label": numbers.astype(int).to_numpy(),
             }
-        )
+        ),
+        str(path),
     )
-    items: dict[str, Item] = {}
-    for item_id, text in zip(comments["item_id"], texts):
-        items.setdefault(item_id, Item(id=item_id, text=text))
+    once = kept_rows(
+        comments["item_id"], texts, str(path), "comment ids repeat with a different comment"
+    )
+    items = {i: Item(id=i, text=t) for i, t in zip(comments["item_id"][once], texts[once])}
 
-    first = ~annotator_ids.duplicated(keep="first")
     trait_columns = {
         name: (
             field
@@ -138,6 +130,16 @@ def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) ->
         )
         for name, field in DP_TRAITS.items()
     }
+    present = [f for f in trait_columns.values() if f in ratings.columns]
+    first = pd.Series(
+        kept_rows(
+            annotator_ids,
+            ratings[present],
+            str(path),
+            "raters (worker_id) repeat with different survey answers",
+        ),
+        index=ratings.index,
+    )
     profile = pd.DataFrame(
         {
             name: (

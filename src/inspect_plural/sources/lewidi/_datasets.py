@@ -140,7 +140,9 @@ def _load(
     if found.meta is not None:
         traits, dimensions = read_meta(found.meta)
         options.update(annotator_traits=traits, trait_dimensions=dimensions)
-    return read_lewidi(found.splits, name, field, scale, raw_labels, origin, demo=demo, **options)
+    return read_lewidi(
+        found.splits, name, field, scale, raw_labels, origin, demo, folder=found.label, **options
+    )
 
 
 def _check_label(dataset: str, label: str, known: list[str]) -> None:

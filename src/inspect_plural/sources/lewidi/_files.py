@@ -10,14 +10,20 @@ directly (``-T data_dir=.../lewidi/2023`` holds all four 2023 datasets), or in a
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root
+from inspect_plural.sources._paths import (
+    DataBase,
+    DataNotFoundError,
+    DataRowError,
+    data_base,
+    data_root,
+)
+from inspect_plural.sources._read import read_json_file
 
 __all__ = [
     "LEWIDI_COMMIT",
@@ -90,6 +96,7 @@ class LewidiFiles:
         splits: ``(split, path)`` of every split file present, in :data:`LEWIDI_SPLITS` order.
         absent: Optional splits whose file is absent.
         meta: The annotator-metadata file, if the release has one.
+        label: The folder described without an absolute path (empty for the demo files).
 
     """
 
@@ -97,22 +104,22 @@ class LewidiFiles:
     splits: list[tuple[str, Path]]
     absent: list[str]
     meta: Path | None
+    label: str = ""
 
 
 def _demo_dir(release: LewidiRelease) -> Path:
     return Path(str(resources.files("inspect_plural").joinpath(f"demo/{release.subdir}")))
 
 
-def _candidates(release: LewidiRelease, data_dir: str | Path | None) -> list[Path]:
-    bases = (
-        [Path(data_dir)]
-        if data_dir
-        else [data_root() / release.subdir, data_root() / "lewidi" / str(release.edition)]
-    )
+def _candidates(release: LewidiRelease, base: DataBase) -> list[Path]:
+    """The folders searched, as for every dataset: the data root's, then the folder itself."""
+    roots = [base.path / release.subdir, base.path / "lewidi" / str(release.edition)]
+    if base.given:  # -T data_dir or the variable may name the dataset's own folder
+        roots.append(base.path)
     return [
         folder
-        for base in bases
-        for folder in (base, base / release.name, base / f"{release.name}_dataset")
+        for root in roots
+        for folder in (root, root / release.name, root / f"{release.name}_dataset")
     ]
 
 
@@ -145,9 +152,10 @@ def find_release(
 
     Args:
         release: The dataset.
-        data_dir: A folder the user named (searched with its ``<Name>/`` and
-            ``<Name>_dataset/`` subfolders); default: ``<data root>/<subdir>`` then
-            ``<data root>/lewidi/<edition>``.
+        data_dir: The folder the user named (default: ``$INSPECT_PLURAL_DATA_DIR``, else
+            ``./data``): as a data root, its ``<subdir>/`` and ``lewidi/<edition>/``
+            are searched, then (when named) the folder itself; each with its
+            ``<Name>/`` and ``<Name>_dataset/`` subfolders.
         demo: Use the demo files written for this package.
 
     Returns:
@@ -158,7 +166,8 @@ def find_release(
             from where.
 
     """
-    searched = [_demo_dir(release)] if demo else _candidates(release, data_dir)
+    base = None if demo else data_base(data_dir, release.subdir)
+    searched = [_demo_dir(release)] if base is None else _candidates(release, base)
     for folder in searched:
         if all((folder / name).is_file() for name in release.required):
             present = [(s, folder / release.file(s)) for s in LEWIDI_SPLITS]
@@ -167,6 +176,7 @@ def find_release(
                 splits=[(s, p) for s, p in present if p.is_file()],
                 absent=[s for s, p in present if not p.is_file()],
                 meta=folder / release.meta_file if release.meta else None,
+                label="" if base is None else base.label(folder),
             )
     raise DataNotFoundError(missing_message(release, searched))
 
@@ -197,19 +207,17 @@ def read_json_object(path: Path, repair_trailing_commas: bool = False) -> dict[s
         The object.
 
     Raises:
-        DataRowError: Not JSON, not an object, or a key repeats (named with its row).
+        DataFileError: Not readable, not UTF-8, not JSON or nested too deeply (the file
+            and line named; see :mod:`inspect_plural.sources._read`).
+        DataRowError: Not an object, or a key repeats (named with its row).
 
     """
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text, object_pairs_hook=_no_repeats(path))
-    except json.JSONDecodeError as ex:
-        if not repair_trailing_commas:
-            raise DataRowError(path, 0, "(file)", f"not valid JSON: {ex}") from None
-        try:
-            data = json.loads(_TRAILING_COMMA.sub(r"\1", text), object_pairs_hook=_no_repeats(path))
-        except json.JSONDecodeError:
-            raise DataRowError(path, 0, "(file)", f"not valid JSON: {ex}") from None
+    data = read_json_file(
+        path,
+        "a LeWiDi JSON file: one object of records keyed by item id",
+        object_pairs_hook=_no_repeats(path),
+        repair=(lambda text: _TRAILING_COMMA.sub(r"\1", text)) if repair_trailing_commas else None,
+    )
     if not isinstance(data, dict):
         raise DataRowError(path, 0, "(file)", "expected a JSON object of records")
     return data

@@ -68,6 +68,8 @@ class _Rows:
         self.soft: dict[str, dict[str, float]] = {}
         self.hard: dict[str, str] = {}
         self.groups: dict[str, str] = {}
+        self.group_conflicts: set[str] = set()
+        self.per_file: dict[Path, int] = {}
         self.mislabelled_splits = 0
 
 
@@ -86,6 +88,7 @@ def _walk(
         if official not in OFFICIAL_SPLITS:
             raise ValueError(f"{path}: split {split!r} is not one of {OFFICIAL_SPLITS}")
         data = read_json_object(path)
+        rows.per_file[path] = len(data)
         for row, (raw_id, record) in enumerate(data.items()):
             if not isinstance(record, dict):
                 raise DataRowError(path, row, "(record)", f"item {raw_id!r} is not an object")
@@ -100,7 +103,8 @@ def _walk(
             rows.raw += values
             rows.origin += [len(rows.records) - 1] * len(who)
             for annotator, group in groups_of(record, who).items():
-                rows.groups.setdefault(annotator, group)
+                if rows.groups.setdefault(annotator, group) != group:
+                    rows.group_conflicts.add(annotator)
             rows.items[item_id] = item
             rows.splits[item_id] = official
             if str(record.get("split", official)).strip() not in (official, split):
@@ -152,6 +156,28 @@ def _codes(
     return mapped.astype(int), aliased
 
 
+def _warn(name: str, files: Sequence[tuple[str, Path]], rows: _Rows) -> None:
+    """Say what reading changed or left out: empty split files, conflicting groups."""
+    empty = [path.name for path, n in rows.per_file.items() if n == 0]
+    if empty:
+        counts = ", ".join(f"{split} {rows.per_file[path]}" for split, path in files)
+        logger.warning(
+            "%s: %s hold(s) no items, so that split is empty (items per split: %s)",
+            name,
+            ", ".join(empty),
+            counts,
+        )
+    if rows.group_conflicts:
+        logger.warning(
+            "%s: %d of %d annotators are in different groups in different records (e.g. %r); "
+            "the first record's group is kept",
+            name,
+            len(rows.group_conflicts),
+            len(rows.groups),
+            sorted(rows.group_conflicts)[0],
+        )
+
+
 def read_lewidi(
     files: Sequence[tuple[str, Path]],
     name: str,
@@ -170,6 +196,7 @@ def read_lewidi(
     group_traits: Callable[[str], dict[str, str]] | None = None,
     annotator_traits: Mapping[str, Mapping[str, str]] | None = None,
     trait_dimensions: Sequence[str] | None = None,
+    folder: str = "",
 ) -> AnnotatedCorpus:
     """Read LeWiDi JSON split files (2023 or 2025 layout) into one corpus.
 
@@ -202,6 +229,7 @@ def read_lewidi(
         annotator_traits: Traits per annotator from a metadata file (2025); annotators
             absent there get :data:`UNKNOWN_TRAIT` for each of ``trait_dimensions``.
         trait_dimensions: The trait dimensions, in display order (default: those found).
+        folder: The folder read, without an absolute path (:attr:`AnnotatedCorpus.folder`).
 
     Returns:
         The corpus, with each item's official split, and the file's soft and hard labels
@@ -245,7 +273,8 @@ def read_lewidi(
     frame = pd.DataFrame(
         {"annotator_id": rows.annotator_ids, "item_id": rows.item_ids, "label": labels.to_numpy()}
     )
-    frame, _ = dedupe_judgments(frame)
+    _warn(name, files, rows)
+    frame, _ = dedupe_judgments(frame, name)
     expand = group_traits or (lambda group: {"group": group})
     traits: dict[str, dict[str, str]] = {}
     for annotator in dict.fromkeys(rows.annotator_ids):
@@ -272,4 +301,5 @@ def read_lewidi(
         item_splits=rows.splits,
         item_soft_labels=rows.soft,
         item_hard_labels=rows.hard,
+        folder=folder,
     )

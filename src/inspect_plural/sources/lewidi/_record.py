@@ -7,7 +7,6 @@ the field. See :mod:`inspect_plural.sources.lewidi._read` for the layout.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 from inspect_plural.records import Item, LabelScale
 from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources._read import parse_json_field
 
 __all__ = [
     "MAIN_ANNOTATIONS",
@@ -66,12 +66,8 @@ def content(path: Path, row: int, raw_id: str, item_id: str, record: dict[str, A
 
 def json_parts(path: Path, row: int, raw_id: str, item: Item) -> Item:
     """ConvAbuse: the text is a JSON object of conversation turns written as a string."""
-    try:
-        turns = json.loads(item.text or "")
-    except json.JSONDecodeError as ex:
-        raise DataRowError(
-            path, row, "text", f"item {raw_id!r}: not a JSON object of turns ({ex})"
-        ) from None
+    expected = f"item {raw_id!r}: a JSON object of turns"
+    turns = parse_json_field(item.text or "", path, row, "text", expected)
     if not isinstance(turns, dict) or not turns:
         raise DataRowError(path, row, "text", f"item {raw_id!r}: not a JSON object of turns")
     parts = {str(k): "" if v is None else str(v).strip() for k, v in turns.items()}

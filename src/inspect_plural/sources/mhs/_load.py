@@ -33,6 +33,7 @@ files, the demo parquet) and the loader.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -42,10 +43,10 @@ from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
 from inspect_plural.sources._paths import (
     DataNotFoundError,
+    data_folder,
     data_root,
-    local_folder,
-    read_csv_file,
 )
+from inspect_plural.sources._read import read_csv_file, read_parquet_file, require_columns
 from inspect_plural.sources.mhs._columns import (
     EDUCATION_VALUES,
     GENDER_COLUMNS,
@@ -123,21 +124,18 @@ def _missing(searched: Path) -> str:
     )
 
 
+MHS_EXPECTED = "the MHS table, one row per annotation"
+
+
 def _read_local(path: Path) -> pd.DataFrame:
     """Only the needed columns of a local parquet or CSV file."""
     if path.suffix == ".parquet":
-        import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
-
-        names = pq.read_schema(path).names
-        missing = [c for c in MHS_REQUIRED_COLUMNS if c not in names]
-        if missing:
-            raise ValueError(f"MHS data {path.name} lacks column(s) {missing}; has {names}")
-        return pd.read_parquet(path, columns=MHS_REQUIRED_COLUMNS)
-    header = read_csv_file(path, "the MHS table, one row per annotation", nrows=0).columns.tolist()
-    missing = [c for c in MHS_REQUIRED_COLUMNS if c not in header]
-    if missing:
-        raise ValueError(f"MHS data {path.name} lacks column(s) {missing}; has {header}")
-    return pd.read_csv(path, usecols=MHS_REQUIRED_COLUMNS, keep_default_na=False, na_values=[""])
+        return read_parquet_file(path, MHS_EXPECTED, MHS_REQUIRED_COLUMNS)
+    header = read_csv_file(path, MHS_EXPECTED, nrows=0).columns
+    require_columns(header, MHS_REQUIRED_COLUMNS, path, MHS_EXPECTED)
+    return read_csv_file(
+        path, MHS_EXPECTED, usecols=MHS_REQUIRED_COLUMNS, keep_default_na=False, na_values=[""]
+    )
 
 
 def load_mhs(
@@ -163,22 +161,23 @@ def load_mhs(
 
     Raises:
         DataNotFoundError: No copy can be found or downloaded.
-        ValueError: An unknown label, or the file lacks required columns.
+        ValueError: An unknown label.
+        DataFileError: The file cannot be read or lacks required columns.
         DataRowError: A malformed row.
 
     """
     if label not in MHS_LABELS:
         raise ValueError(f"unknown MHS label {label!r}; one of {list(MHS_LABELS)}")
-    folder = local_folder(data_dir, LOCAL_SUBDIR)
-    if demo:
-        folder = _demo_dir()
+    found = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
+    folder = _demo_dir() if found is None else found.path
     for name in MHS_FILES:
         path = folder / name
         if path.is_file():
             digest = sha256_of(path)[:16]
             kind = "demo data written for inspect_plural" if demo else "local file"
             origin = f"{kind}: {folder.name}/{name} (sha256 {digest})"
-            return read_mhs_frame(_read_local(path), name, origin, label=label, demo=demo)
+            corpus = read_mhs_frame(_read_local(path), str(path), origin, label=label, demo=demo)
+            return replace(corpus, folder="" if found is None else found.label)
     if data_dir or demo:
         raise DataNotFoundError(_missing(folder))
     revision = revision or MHS_HF_REVISION

@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 
 from inspect_plural.records import Annotator, Item
-from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
+from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources._read import require_columns
 from inspect_plural.sources.mhs._columns import MHS_REQUIRED_COLUMNS
 from inspect_plural.sources.mhs._mappings import (
     MHS_EDUCATION,
@@ -98,9 +99,7 @@ def read_mhs_frame(
     """
     if label not in MHS_LABELS:
         raise ValueError(f"unknown MHS label {label!r}; one of {list(MHS_LABELS)}")
-    missing = [c for c in MHS_REQUIRED_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ValueError(f"MHS data {source} lacks column(s) {missing}; has {list(frame.columns)}")
+    require_columns(frame.columns, MHS_REQUIRED_COLUMNS, source, "the MHS table")
     frame = frame.reset_index(drop=True)
     annotator_ids = _ids(frame, "annotator_id", source)
     item_ids = _ids(frame, "comment_id", source)
@@ -114,9 +113,9 @@ def read_mhs_frame(
         )
     codes = (score > 0).astype(int) if label == "hateful" else score.astype(int)
     judgments = pd.DataFrame({"annotator_id": annotator_ids, "item_id": item_ids, "label": codes})
-    judgments, _ = dedupe_judgments(judgments)
+    judgments, _ = dedupe_judgments(judgments, source)
 
-    first = ~item_ids.duplicated().to_numpy()
+    first = kept_rows(item_ids, frame["text"], source, "comment ids repeat with a different text")
     texts = frame["text"][first]
     no_text = texts.isna().to_numpy()
     if no_text.any():

@@ -17,7 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from inspect_plural.records import RatedOutput
-from inspect_plural.sources._paths import DataRowError, read_csv_file
+from inspect_plural.sources._paths import DataFileError, DataRowError
+from inspect_plural.sources._read import read_csv_file
 from inspect_plural.sources.mslr._dimensions import (
     MSLR_DIMENSIONS,
     OtherRule,
@@ -63,17 +64,19 @@ def _read_sheet(path: Path) -> pd.DataFrame:
     header = [str(c) for c in frame.columns]
     extra = [c for c in header[len(_COLUMNS) :] if c.strip() and not c.startswith("Unnamed:")]
     if len(header) < len(_COLUMNS) or extra:
-        raise ValueError(
-            f"{path}: expected the {len(_COLUMNS)} columns of an MSLR Cochrane annotation "
-            f"sheet, found {len(header)}: {header}"
+        raise DataFileError(
+            path,
+            f"expected the {len(_COLUMNS)} columns of an MSLR Cochrane annotation sheet, "
+            f"found {len(header)}: {', '.join(header)[:300]}",
         )
     for position, (name, words) in enumerate(_COLUMNS):
         text = header[position].lower().replace(" ", "")
         if not all(w.replace(" ", "") in text for w in words):
-            raise ValueError(
-                f"{path}: column {position + 1} is {header[position]!r}; an MSLR Cochrane "
+            raise DataFileError(
+                path,
+                f"column {position + 1} is {header[position][:80]!r}; an MSLR Cochrane "
                 f"annotation sheet has the {name} column there (its header mentions "
-                f"{' and '.join(repr(w) for w in words)})"
+                f"{' and '.join(repr(w) for w in words)})",
             )
     renamed: pd.DataFrame = pd.DataFrame(
         {name: frame[column] for (name, _), column in zip(_COLUMNS, header)}

@@ -8,7 +8,6 @@ the reviewer split (:mod:`~inspect_plural.sources.perse._split`) build on this m
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from inspect_plural.records import LabelScale
 from inspect_plural.sources._paths import DataRowError
+from inspect_plural.sources._read import read_json_lines
 
 __all__ = [
     "ASPECT_CODES",
@@ -164,17 +164,10 @@ def declared_split(name: str) -> Literal["train", "valid", ""]:
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """The JSON objects of a JSON-lines file with their 0-based rows (blank lines skipped)."""
-    with path.open(encoding="utf-8") as handle:
-        for row, line in enumerate(handle):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as ex:
-                raise DataRowError(path, row, "(line)", f"not valid JSON: {ex}") from None
-            if not isinstance(value, dict):
-                raise DataRowError(path, row, "(line)", "not a JSON object")
-            yield row, value
+    for row, value in read_json_lines(path, "a PERSE release file: JSON lines, one object each"):
+        if not isinstance(value, dict):
+            raise DataRowError(path, row, "(line)", "not a JSON object")
+        yield row, value
 
 
 def required_field(path: Path, row: int, value: dict[str, Any], name: str, kind: type[T]) -> T:

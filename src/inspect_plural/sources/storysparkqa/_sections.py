@@ -11,6 +11,7 @@ import pandas as pd
 
 from inspect_plural.sources._hub import hub_offline_reason, sha256_of
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
+from inspect_plural.sources._read import read_csv_file, require_columns
 from inspect_plural.sources.storysparkqa._dataset import (
     LOCAL_SUBDIR,
     STORYSPARKQA_FILES,
@@ -93,14 +94,11 @@ def _section_id(value: str) -> str | None:
 
 
 def _read_frame(path: Path, columns: Iterable[str]) -> pd.DataFrame:
-    """A CSV with every cell a stripped string; DataRowError when a column is missing."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    """A CSV with every cell a stripped string; DataFileError when a column is missing."""
+    expected = "a StorySparkQA CSV"
+    frame = read_csv_file(path, expected, dtype=str, keep_default_na=False)
     frame.columns = pd.Index([str(c).strip() for c in frame.columns])
-    for column in columns:
-        if column not in frame.columns:
-            raise DataRowError(
-                path, 0, column, f"column missing from the header {list(frame.columns)}"
-            )
+    require_columns(frame.columns, list(columns), path, expected)
     for column in frame.columns:
         frame[column] = frame[column].fillna("").str.strip()
     return frame

@@ -142,6 +142,7 @@ def distribution_task(
             "target": "distribution",
             "dataset": corpus.name,
             "data_source": corpus.origin,
+            "data_folder": corpus.folder,
             **({"adapter": adapter} if adapter else {}),
             **({"lewidi_edition": official.edition} if official else {}),
             "demo": corpus.demo,

@@ -198,6 +198,7 @@ def perspective_task(
             "family": "perspective",
             "dataset": corpus.name,
             "data_source": corpus.origin,
+            "data_folder": corpus.folder,
             **({"adapter": adapter} if adapter else {}),
             "demo": corpus.demo,
             "seed": seed,

@@ -16,11 +16,12 @@ from inspect_plural.records import (
     TrainingFactors,
 )
 from inspect_plural.sources._hub import sha256_of
-from inspect_plural.sources._paths import local_folder
+from inspect_plural.sources._paths import data_folder, local_folder
 from inspect_plural.sources.perse import CHOICES, PERDOC_ASPECTS, SCORE_SCALE
 
 __all__ = [
     "CHOICE_SCALE",
+    "data_sources",
     "local_source",
     "preference_record_to_sample",
     "review_record_to_sample",
@@ -118,3 +119,15 @@ def local_source(data_dir: str | Path | None, subdir: str, files: Sequence[str])
     folder = local_folder(data_dir, subdir)
     digests = ", ".join(f"{name} (sha256 {sha256_of(folder / name)[:16]})" for name in files)
     return f"local {folder.name}/: {digests}"
+
+
+def data_sources(
+    data_dir: str | Path | None, demo: bool, subdir: str, files: Sequence[str]
+) -> dict[str, str]:
+    """The task metadata's ``data_source`` and ``data_folder`` (see :func:`local_source`)."""
+    if demo:
+        return {"data_source": "demo", "data_folder": ""}
+    return {
+        "data_source": local_source(data_dir, subdir, files),
+        "data_folder": data_folder(data_dir, subdir).label,
+    }

@@ -76,7 +76,7 @@ from inspect_plural.tasks.perse._options import (
     generate_settings,
 )
 from inspect_plural.tasks.perse._samples import (
-    local_source,
+    data_sources,
     preference_record_to_sample,
     review_record_to_sample,
 )
@@ -284,9 +284,7 @@ def per_mpst(
         metadata={
             "family": "personal",
             "dataset": "per_mpst",
-            "data_source": "demo"
-            if opts["demo"]
-            else local_source(opts["data_dir"], "per_mpst", rows.files),
+            **data_sources(opts["data_dir"], opts["demo"], "per_mpst", rows.files),
             "files": rows.files,
             "demo": opts["demo"],
             "seed": opts["seed"],
@@ -388,9 +386,7 @@ def per_doc(
         metadata={
             "family": "personal",
             "dataset": "per_doc",
-            "data_source": "demo"
-            if opts["demo"]
-            else local_source(opts["data_dir"], "per_doc", rows.files),
+            **data_sources(opts["data_dir"], opts["demo"], "per_doc", rows.files),
             "files": rows.files,
             "demo": opts["demo"],
             "seed": opts["seed"],
