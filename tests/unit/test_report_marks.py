@@ -172,3 +172,15 @@ def test_cost_shows_input_served_from_the_providers_prompt_cache(tmp_path: Path)
     ]
     assert by_method["llm_judge"][2:6] == ("1.0", "2,400.0", "", "20.0")
     assert by_method["item_majority"][2:6] == ("100.0", "", "", "10.0")
+
+
+def test_runs_table_names_the_data_folder_each_run_read(tmp_path: Path) -> None:
+    write_run(
+        tmp_path,
+        "real",
+        annotator_run(CORRECT, metadata={"demo": False, "data_folder": "<data_dir>/brexit"}),
+    )
+    report, _ = _report(tmp_path)
+    [runs] = [t for t in report.tables if t.id == "runs"]
+    [row] = runs.rows
+    assert row.cells[runs.columns.index("data")] == "real: <data_dir>/brexit"

@@ -263,6 +263,14 @@ def _arguments(log: LogData) -> str:
     return ", ".join(args)
 
 
+def _data(log: LogData) -> str:
+    """DEMO, or the data folder the run read as its task logged it (``data_folder``)."""
+    if log.demo:
+        return "DEMO"
+    folder = log.metadata.get("data_folder")
+    return f"real: {folder}" if isinstance(folder, str) and folder else "real"
+
+
 def runs_table(logs: Sequence[LogData]) -> Table:
     """The logs behind the report."""
     rows = []
@@ -272,7 +280,7 @@ def runs_table(logs: Sequence[LogData]) -> Table:
             log.n + log.errored,
             failed,
             log.epochs,
-            "DEMO" if log.demo else "real",
+            _data(log),
             log.partial or "",
             _arguments(log),
             log.name,
@@ -286,7 +294,8 @@ def runs_table(logs: Sequence[LogData]) -> Table:
         rows=rows,
         caption="One log per configuration; repeats, cache replays, logs without samples "
         "and (unless --include-demo) demo runs beside real-data runs are listed under "
-        "'Logs left out'. data: DEMO for the demo data written for this package.",
+        "'Logs left out'. data: DEMO for the demo data written for this package, "
+        "else the data folder the run read (from the data root, or as its option named it).",
         kind="runs",
         collapsed=len(rows) > FOLD_ROWS,
     )
