@@ -11,7 +11,6 @@ import re
 
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from rank_bm25 import BM25Okapi
 
 from inspect_plural.models import role_model
 from inspect_plural.prompts import load_template
@@ -57,6 +56,8 @@ def retrieve(query: str, examples: list[LabeledExample], k: int) -> list[Labeled
     Returns:
         The retrieved examples.
     """
+    from rank_bm25 import BM25Okapi
+
     if not examples or k <= 0:
         return []
     documents = [_words(render_item(example.item)) or [""] for example in examples]
