@@ -35,7 +35,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
 from pydantic import BaseModel, ValidationError
 
 from inspect_plural._dataset_entry_points import (
@@ -221,6 +220,8 @@ def build_corpus(records: DatasetRecords, plugin: str | None = None) -> Annotate
             to an unknown annotator or item, or has a label outside its item's scale.
 
     """
+    import pandas as pd
+
     plugin = plugin or repr(records.name)
     scales = [records.scale, *records.item_scales.values()]
     if any(s.kind == "interval" for s in scales):

@@ -146,7 +146,9 @@ def _run_personas(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as ex:
         raise CommandError(str(ex)) from ex
     try:
-        model = get_model(args.model, **dict(args.model_args))
+        model = get_model(  # inspect-evals-lint: ignore[IEBP001] -- a CLI command, no eval
+            args.model, **dict(args.model_args)
+        )
     except Exception as ex:  # an unknown provider, a missing package or API key
         raise CommandError(f"cannot use model {args.model!r}: {ex}") from ex
     try:

@@ -21,12 +21,14 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "Adaptation",
@@ -102,6 +104,8 @@ def cinemetric_split(
         ValueError: When no annotator has ``k_train + m_test`` judgments.
 
     """
+    import pandas as pd
+
     if n_annotators < 1 or k_train < 0 or m_test < 1:
         raise ValueError("cinemetric split needs n_annotators >= 1, k_train >= 0, m_test >= 1")
     judgments = corpus.judgments
@@ -217,6 +221,8 @@ def perseval_split(
         The split.
 
     """
+    import pandas as pd
+
     if adaptation not in ("none", "train", "test"):
         raise ValueError(f"adaptation must be 'none', 'train' or 'test', not {adaptation!r}")
     judgments = corpus.judgments

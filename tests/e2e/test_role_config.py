@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from tests.conftest import FAST_LOG, log_samples, model_events
+from tests.conftest import FAST_LOG, log_samples, model_events, scripted_model
 
 from inspect_plural.solvers.geval import DEFAULT_TEMPERATURE as GEVAL_TEMPERATURE
 
@@ -74,3 +74,39 @@ def test_every_call_carries_the_tasks_settings_under_model_roles(
         assert event.role in ROLES, f"{event.role}: a call outside the roles"
         assert config.temperature == pytest.approx(temperature), (event.role, config)
         assert config.max_tokens is not None, (event.role, config)
+
+
+def test_an_unbound_role_is_the_evaluated_model_named_by_its_role(tmp_path: Path) -> None:
+    """role_model's explicit fallback: the evaluated model answers, and the log says as what."""
+    [log] = eval(
+        "inspect_plural/brexit",
+        task_args={"demo": True, "method": "llm_judge"},
+        model="plural/random",
+        limit=2,
+        epochs=1,
+        log_dir=str(tmp_path),
+        display="none",
+        **FAST_LOG,
+    )
+    assert log.status == "success", log.error
+    calls = [(e.role, str(e.model)) for s in log_samples(log) for e in model_events(s)]
+    assert calls == [("judge", "plural/random")] * 2
+    assert log.stats.role_usage.keys() == {"judge"}
+
+
+def test_a_bound_role_answers_instead_of_the_evaluated_model(tmp_path: Path) -> None:
+    [log] = eval(
+        "inspect_plural/brexit",
+        task_args={"demo": True, "method": "llm_judge"},
+        model="plural/random",
+        model_roles={"judge": scripted_model(["1", "0"])},
+        limit=2,
+        epochs=1,
+        log_dir=str(tmp_path),
+        display="none",
+        **FAST_LOG,
+    )
+    assert log.status == "success", log.error
+    calls = [(e.role, str(e.model)) for s in log_samples(log) for e in model_events(s)]
+    assert calls == [("judge", "mockllm/model")] * 2
+    assert log.eval.model_roles is not None and log.eval.model_roles.keys() == {"judge"}

@@ -122,7 +122,7 @@ def _state(traits: dict[str, str], named: bool = True) -> TaskState:
 
 def _solve(monkeypatch: pytest.MonkeyPatch, model: _Model, state: TaskState, **args: Any) -> Any:
     module = importlib.import_module("inspect_plural.solvers.trait_ensemble")
-    monkeypatch.setattr(module, "get_model", lambda role: model)
+    monkeypatch.setattr(module, "role_model", lambda role: model)
     solver = trait_ensemble(**args)
 
     async def generate(*a: Any, **k: Any) -> TaskState:

@@ -14,7 +14,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.metrics import brier_score_loss
 
 __all__ = [
     "RankMethod",
@@ -150,6 +149,8 @@ def brier(
         The score (NaN for no rows).
 
     """
+    from sklearn.metrics import brier_score_loss
+
     probs = np.asarray(probs, dtype=float)
     if len(gold) == 0:
         return float("nan")

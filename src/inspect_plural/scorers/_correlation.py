@@ -27,7 +27,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import kendalltau, pearsonr, spearmanr
 
 __all__ = [
     "COEFFICIENTS",
@@ -100,6 +99,8 @@ def _undefined_reason(pred: FloatArray, gold: FloatArray) -> str | None:
 
 def _coefficients(pred: FloatArray, gold: FloatArray) -> dict[Coefficient, float]:
     """All three coefficients of complete, non-constant pairs (n >= 2)."""
+    from scipy.stats import kendalltau, pearsonr, spearmanr
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. pearsonr's "nearly constant" notice
         return {

@@ -29,7 +29,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.metrics import precision_recall_fscore_support
 
 __all__ = [
     "FAILED",
@@ -78,6 +77,8 @@ def prf_report(
         and ``accuracy``. With inferred labels only the classes present appear.
 
     """
+    from sklearn.metrics import precision_recall_fscore_support
+
     gold_a = np.asarray(gold, dtype=np.int64)
     pred_a = np.asarray(pred, dtype=np.int64)
     if len(gold_a) == 0:

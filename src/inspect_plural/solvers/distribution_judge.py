@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural._concurrency import gather, named
@@ -29,6 +29,7 @@ from inspect_plural.item_records import (
     is_item_sample,
     split_group_key,
 )
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
 from inspect_plural.solvers._answers import ask, write_prediction
@@ -180,7 +181,7 @@ def distribution_judge(
             for key in metadata.groups
             if split_group_key(key)[0] == dimension
         ]
-        model = get_model(role="judge")
+        model = role_model("judge")
         prompts_sent: list[str] = []
 
         async def answer(population: str, persona: str | None) -> ModelAnswer:

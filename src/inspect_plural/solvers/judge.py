@@ -6,10 +6,11 @@ annotator's traits (Dong et al. 2024), when the task is *named*.
 
 from __future__ import annotations
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
+from inspect_plural.models import role_model
 from inspect_plural.prompts import load_template
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.solvers._answers import (
@@ -105,7 +106,7 @@ def _judge(
         prompt = declare_answer_format(ChatMessageUser(content=text), declared)
         kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
         state.messages = [*kept, prompt]
-        model = get_model(role="judge")
+        model = role_model("judge")
         output, schema = await generate_answer(model, state.messages, config, structured)
         state.output = output
         state.messages.append(output.message)

@@ -34,10 +34,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import anyio
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
+from inspect_plural.models import role_model
 from inspect_plural.prediction import PanelScores
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
 from inspect_plural.solvers._limits import ANSWER_MAX_TOKENS
@@ -194,7 +195,7 @@ def maj_eval(
                     metadata.task_description,
                     personas=personas,
                     documents=docs,
-                    model=get_model(role="persona_builder") if docs else None,
+                    model=role_model("persona_builder") if docs else None,
                     prompts=prompts,
                     config=persona_config(seed),
                 )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from rank_bm25 import BM25Okapi
 
+from inspect_plural.models import role_model
 from inspect_plural.prompts import load_template
 from inspect_plural.records import AnnotatorSampleMetadata, LabeledExample
 from inspect_plural.solvers._answers import (
@@ -56,6 +56,8 @@ def retrieve(query: str, examples: list[LabeledExample], k: int) -> list[Labeled
     Returns:
         The retrieved examples.
     """
+    from rank_bm25 import BM25Okapi
+
     if not examples or k <= 0:
         return []
     documents = [_words(render_item(example.item)) or [""] for example in examples]
@@ -132,7 +134,7 @@ def retrieval_examples(
             response_format=instruction,
         )
         answer, _ = await ask(
-            get_model(role="judge"), prompt, declared, config, labels, mode, structured=structured
+            role_model("judge"), prompt, declared, config, labels, mode, structured=structured
         )
         rationale = "retrieved: " + (", ".join(ex.item.id for ex in retrieved) or "none")
         write_prediction(

@@ -12,11 +12,11 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     ModelOutput,
-    get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
+from inspect_plural.models import role_model
 from inspect_plural.parsing import parse_distribution
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
@@ -228,7 +228,7 @@ def role_identification(
         declare_answer_format(prompt, DistributionFormat(options=names, reasoning=reasoning))
         state.messages = [*kept, prompt]
 
-        model = get_model(role="judge")
+        model = role_model("judge")
         results = await asyncio.gather(
             *[
                 generate_answer(

@@ -14,15 +14,17 @@ sample without a reference gets no score and the error ``no reference`` (never 0
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel, Field
-from rouge_score import rouge_scorer
 
 from inspect_plural.prediction import StoredRecord
 from inspect_plural.records import RatedSampleMetadata
 from inspect_plural.solvers._ratings import write_rating_prediction
+
+if TYPE_CHECKING:
+    from rouge_score import rouge_scorer
 
 __all__ = ["ROUGE_TYPES", "RougeRecord", "RougeScore", "rouge_l"]
 
@@ -81,6 +83,8 @@ def rouge_l(rouge_type: str = "rougeL", use_stemmer: bool = False) -> Solver:
     Raises:
         ValueError: An unknown ``rouge_type``.
     """
+    from rouge_score import rouge_scorer
+
     if rouge_type not in ROUGE_TYPES:
         raise ValueError(f"rouge_type must be one of {list(ROUGE_TYPES)}, not {rouge_type!r}")
     # built at the first sample, not with the task: building it logs through the root

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import anyio
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
 from inspect_plural.records import AnnotatorSampleMetadata
@@ -123,7 +124,7 @@ def trait_ensemble(
             prompts,
         )
         assert metadata.scale is not None
-        model = get_model(role="judge")
+        model = role_model("judge")
 
         scale = metadata.scale
 

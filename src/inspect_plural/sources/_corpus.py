@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from inspect_plural.records import Annotator, Item, Judgment, LabelScale
 from inspect_plural.sources._dedupe import dedupe_judgments, kept_rows
 from inspect_plural.sources._paths import EmptyDataFileError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "AnnotatedCorpus",
@@ -159,6 +162,8 @@ class AnnotatedCorpus:
             ValueError: The corpus has per-item scales (label positions differ by item).
 
         """
+        import pandas as pd
+
         if self.item_scales:
             raise ValueError(
                 f"{self.name}: items have scales of their own; label distributions are "

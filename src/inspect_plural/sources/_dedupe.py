@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["dedupe_judgments", "kept_rows"]
 
@@ -23,6 +25,8 @@ logger = logging.getLogger(__name__)
 
 def _conflicts(keys: pd.Series | pd.DataFrame, values: pd.DataFrame) -> list[str]:
     """The keys whose rows hold more than one distinct value in some column of ``values``."""
+    import pandas as pd
+
     frame = keys.to_frame() if isinstance(keys, pd.Series) else keys
     repeated = frame.duplicated(keep=False).to_numpy()
     if not repeated.any():
@@ -60,6 +64,8 @@ def kept_rows(
     Returns:
         A boolean mask over the rows: True for the row kept for each key.
     """
+    import pandas as pd
+
     keys = keys.reset_index(drop=True)
     frame = (values.to_frame() if isinstance(values, pd.Series) else values).reset_index(drop=True)
     mask: np.ndarray = ~keys.duplicated(keep=keep).to_numpy()

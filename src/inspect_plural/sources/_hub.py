@@ -12,11 +12,13 @@ import os
 import socket
 import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-import pandas as pd
-
 from inspect_plural.sources._paths import DataNotFoundError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "cache_dir",
@@ -71,6 +73,8 @@ def hub_dataframe(
         DataNotFoundError: When the hub cannot be used or the download fails.
 
     """
+    import pandas as pd
+
     reason = hub_offline_reason()
     if reason:
         raise DataNotFoundError(f"{missing}\n(hub {repo}: {reason})")

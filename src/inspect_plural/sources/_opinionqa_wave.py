@@ -18,14 +18,15 @@ from __future__ import annotations
 import ast
 import logging
 from pathlib import Path
-from typing import Any, NamedTuple
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._dedupe import kept_rows
 from inspect_plural.sources._paths import DataRowError
 from inspect_plural.sources._read import read_csv_file, require_columns
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "OPINIONQA_REFUSED",
@@ -99,6 +100,8 @@ def _read_weights(
     responses: pd.DataFrame, annotator_ids: pd.Series, wave: int, path: Path
 ) -> dict[str, float]:
     """Respondent -> ``WEIGHT_W{wave}`` (blank: 1.0, logged); empty without the column."""
+    import pandas as pd
+
     column = WEIGHT_COLUMN.format(wave=wave)
     if column not in responses.columns:
         return {}
@@ -221,6 +224,8 @@ def read_opinionqa_wave(folder: Path, wave: int) -> OpinionQAWave:
         DataRowError: A malformed question, or an answer that is not one of its options.
 
     """
+    import pandas as pd
+
     info_path, responses_path = folder / "info.csv", folder / "responses.csv"
     items, scales = _read_info(info_path)
     trait_options = _read_trait_options(folder / "metadata.csv")

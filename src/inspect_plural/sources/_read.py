@@ -15,9 +15,7 @@ import codecs
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from inspect_plural.sources._paths import (
     DataFileError,
@@ -26,6 +24,9 @@ from inspect_plural.sources._paths import (
     os_problem,
     shown_path,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "decode_text",
@@ -271,6 +272,8 @@ def read_csv_file(path: Path | str, expected: str, **kwargs: Any) -> pd.DataFram
         EmptyDataFileError: The file holds nothing, or only a header row.
         DataFileError: The file cannot be opened, is not UTF-8, or does not tokenise.
     """
+    import pandas as pd
+
     try:
         frame: pd.DataFrame = pd.read_csv(path, **kwargs)
     except pd.errors.EmptyDataError:
@@ -307,6 +310,7 @@ def read_parquet_file(
     Raises:
         DataFileError: The file cannot be opened, is not parquet, or lacks a column.
     """
+    import pandas as pd
     import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
     try:

@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import (
@@ -35,6 +34,9 @@ from inspect_plural.sources._hub import hub_dataframe, sha256_of
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
 from inspect_plural.sources._read import read_csv_file, require_columns
 from inspect_plural.sources.lewidi import MAIN_ANNOTATIONS, SPLIT_ALIASES, read_lewidi
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "BREXIT_HF_REPO",
@@ -120,6 +122,8 @@ def read_brexit_hub_frame(frame: pd.DataFrame, label: str, origin: str) -> Annot
         The corpus.
 
     """
+    import pandas as pd
+
     require_columns(frame.columns, [*HUB_COLUMNS, label, "split"], origin, HUB_EXPECTED)
     values = pd.to_numeric(frame[label], errors="coerce")
     bad = ~values.isin([0, 1])
@@ -185,6 +189,8 @@ def load_brexit(
         ValueError: An unknown label, or ``stereotype`` from the Le-Wi-Di files.
 
     """
+    import pandas as pd
+
     if label not in BREXIT_LABELS:
         raise ValueError(f"unknown BREXIT label {label!r}; one of {list(BREXIT_LABELS)}")
     field, _ = BREXIT_LABELS[label]

@@ -18,15 +18,18 @@ from __future__ import annotations
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
 from inspect_plural.sources._read import read_csv_file, require_columns
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "EPIC_COLUMNS",
@@ -115,6 +118,8 @@ def generation_of_age(age: pd.Series) -> pd.Series:
         ``int(value)`` fails, as in the official code.
 
     """
+    import pandas as pd
+
     text = age.astype("string").str.strip()
     is_int = text.str.fullmatch(r"[+-]?\d+").fillna(False).astype(bool)
     years = pd.to_numeric(text.where(is_int), errors="coerce").to_numpy(
@@ -177,6 +182,8 @@ def read_epic_frame(
         DataRowError: A row has an empty id or an unknown label.
 
     """
+    import pandas as pd
+
     require_columns(frame.columns, REQUIRED_COLUMNS, source, EPIC_EXPECTED)
     codes = EPIC_LABELS[label]
     users = _strings(frame, "user", source, allow_empty=False)

@@ -38,8 +38,7 @@ import logging
 import re
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
@@ -53,6 +52,9 @@ from inspect_plural.sources._opinionqa_wave import (
     read_opinionqa_wave,
 )
 from inspect_plural.sources._paths import DataNotFoundError, data_folder, data_root
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "OPINIONQA_CODALAB_WORKSHEET",
@@ -153,6 +155,8 @@ def load_opinionqa(
         DataRowError: A malformed question or answer.
 
     """
+    import pandas as pd
+
     local = None if demo else data_folder(data_dir, LOCAL_SUBDIR)
     folder = _demo_dir() if local is None else local.path
     found = _wave_folders(folder)

@@ -259,7 +259,14 @@ def make_personas(
     Returns:
         The persona set, and whether it came from the cache.
     """
-    llm = model if isinstance(model, Model) else get_model(model, **(model_args or {}))
+    # a synchronous entry point for scripts and the CLI: outside an eval, the caller names it
+    llm = (
+        model
+        if isinstance(model, Model)
+        else get_model(  # inspect-evals-lint: ignore[IEBP001] -- the caller names it
+            model, **(model_args or {})
+        )
+    )
     return asyncio.run(
         cached_personas(
             documents, task_description, task, llm, prompts, max_doc_chars, config, cache

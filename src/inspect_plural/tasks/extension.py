@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """Annotator-level tasks for datasets this package does not ship.
 
 Two ways in, both giving the same methods, split protocols, options and scorers as the

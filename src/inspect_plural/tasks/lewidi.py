@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """The LeWiDi tasks: ArMIS, ConvAbuse (2023), CSC, MP, Paraphrase and VariErrNLI (2025).
 
 HS-Brexit and MD-Agreement, the other two LeWiDi 2023 datasets, are the ``brexit`` and

@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """The two rating tasks of MAJ-Eval: MSLR-Cochrane summaries and StorySparkQA QA pairs.
 
 Both take their own data options and the options shared by rating tasks

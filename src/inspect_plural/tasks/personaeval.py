@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """PersonaEval tasks: who is speaking? (Zhou et al. 2025).
 
 Three tracks: ``personaeval_literary`` and ``personaeval_drama`` (four candidates) and

@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """The seven annotator-level tasks: predict one person's label of one item.
 
 Every task takes ``data_dir``, ``demo``, ``seed`` and (where the dataset has several)

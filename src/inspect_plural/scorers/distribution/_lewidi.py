@@ -19,8 +19,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import wasserstein_distance as scipy_wasserstein
-from sklearn.metrics import f1_score
 
 __all__ = [
     "LEWIDI_METRICS",
@@ -157,6 +155,8 @@ def wasserstein_per_item(
         ``(N,)`` distances.
 
     """
+    from scipy.stats import wasserstein_distance as scipy_wasserstein
+
     t, p = _pair(targets, predictions)
     values = np.arange(t.shape[1], dtype=float) if support is None else np.asarray(support, float)
     return np.array([scipy_wasserstein(values, values, pi, ti) for pi, ti in zip(p, t)])
@@ -223,6 +223,8 @@ def hard_label_micro_f1(
         Micro-F1.
 
     """
+    from sklearn.metrics import f1_score
+
     return float(f1_score(gold, predicted, labels=labels, average="micro", zero_division=0))
 
 

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from scipy.spatial.distance import jensenshannon
-from scipy.stats import wasserstein_distance
 
 __all__ = [
     "item_distributions",
@@ -57,6 +55,8 @@ def representativeness_per_item(
         One value in [0, 1] per question (1: identical distributions).
 
     """
+    from scipy.stats import wasserstein_distance
+
     if len(model) != len(group) or (supports is not None and len(supports) != len(model)):
         raise ValueError("model, group (and supports) need one entry per question")
     result = []
@@ -118,6 +118,8 @@ def js_representativeness(
         The mean over questions of ``1 - JS`` (higher: more representative).
 
     """
+    from scipy.spatial.distance import jensenshannon
+
     if len(model) != len(group) or not len(model):
         raise ValueError("model and group need one distribution per question (at least one)")
     values = []

@@ -26,12 +26,13 @@ import re
 from typing import Any
 
 import anyio
-from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+from inspect_ai.model import CachePolicy, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
 from inspect_plural.errors import OptionError, UserError
+from inspect_plural.models import role_model
 from inspect_plural.options import TaskOption, check_options, metrics_option
 from inspect_plural.scorers._agreement import ALPHA_LEVELS
 from inspect_plural.scorers._cost import cost
@@ -236,7 +237,7 @@ def _panel(given: dict[str, Any]) -> Scorer:
                 made = await build_panel(
                     source,
                     task,
-                    get_model(role=GRADER_ROLE),
+                    role_model(GRADER_ROLE),
                     persona_config(seed),
                     opts["prompts"],
                     structured,

@@ -11,22 +11,32 @@ without stemming. Both are per sample; the task's metrics are their means.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from rouge_score import rouge_scorer
-from sacrebleu.metrics.bleu import BLEU
+if TYPE_CHECKING:
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics.bleu import BLEU
 
 __all__ = ["review_bleu", "review_rouge1"]
 
-_BLEU = BLEU(effective_order=True)
+
+@cache
+def _bleu() -> BLEU:
+    """The sentence BLEU of sacrebleu, built at first use (importing sacrebleu is slow)."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    return BLEU(effective_order=True)
 
 
 @cache
 def _rouge() -> rouge_scorer.RougeScorer:
-    """The ROUGE-1 scorer, built at first use.
+    """The ROUGE-1 scorer, built at first use (importing rouge_score imports nltk).
 
     Building it logs through the root logger, which before Inspect has set up its
     logging adds a second handler that prints every warning of the run twice.
     """
+    from rouge_score import rouge_scorer
+
     return rouge_scorer.RougeScorer(["rouge1"], use_stemmer=False)
 
 
@@ -53,4 +63,4 @@ def review_bleu(reference: str, review: str) -> float:
     Returns:
         BLEU on sacrebleu's 0–100 scale.
     """
-    return float(_BLEU.sentence_score(review, [reference]).score)
+    return float(_bleu().sentence_score(review, [reference]).score)

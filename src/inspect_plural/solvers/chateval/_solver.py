@@ -40,12 +40,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
+from inspect_ai.model import ChatMessageUser, GenerateConfig, Model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
 from inspect_plural.answer_format import ScoreLinesFormat, TextFormat, declare_answer_format
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, PanelScores
 from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import parse_score_lines
@@ -214,7 +215,7 @@ def chateval(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(RatedSampleMetadata)
-        model = get_model(role="referee")
+        model = role_model("referee")
         base_seed = None if seed is None else seed + (state.epoch - 1) * (max_retry + 1)
         turns: list[ChatEvalTurn] = []
         history: list[tuple[str, str]] = []
@@ -254,7 +255,7 @@ def chateval(
                 history += [(t.referee, t.text) for t in taken]
                 if strategy == "simultaneous_summarizer" and round_number < rounds:
                     summary, used = await summarize(
-                        get_model(role="summarizer"), metadata, summary, taken, base_seed
+                        role_model("summarizer"), metadata, summary, taken, base_seed
                     )
                     summaries.append(summary)
                     summary_calls += 1

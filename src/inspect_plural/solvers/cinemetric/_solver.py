@@ -21,12 +21,13 @@ from collections.abc import Sequence
 
 import anyio
 from inspect_ai.log import transcript
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 from pydantic import BaseModel
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
 from inspect_plural.records import AnnotatorSampleMetadata
@@ -257,7 +258,7 @@ def cinemetric(
         async with lock:
             if key in panels:
                 return panels[key]
-            model = get_model(role="persona_builder")
+            model = role_model("persona_builder")
             options = (n_candidates, n_personas, max_selection_rounds, training_examples)
             build_config = config
             if run is not None and seed is not None:
@@ -328,7 +329,7 @@ def cinemetric(
             ),
         ]
         instruction, declared = response_format(mode, labels, fields=fields)
-        model = get_model(role="judge")
+        model = role_model("judge")
         # a different seed per epoch, so --epochs samples the role-play again
         call_config = GenerateConfig(max_tokens=answer_cap(True, None)).merge(config)
         call_config = call_config.merge(

@@ -8,8 +8,9 @@ answer to its declared JSON schema (:mod:`inspect_plural.structured`).
 
 from __future__ import annotations
 
-from inspect_ai.model import ChatMessage, get_model
+from inspect_ai.model import ChatMessage
 
+from inspect_plural.models import role_model
 from inspect_plural.solvers._ratings import tokens_of
 from inspect_plural.solvers.debate._settings import DebateSettings
 from inspect_plural.structured import generate_answer
@@ -38,7 +39,7 @@ class DebateCalls:
             The answer's text, and the name of the schema that constrained it (None:
             unconstrained).
         """
-        model = get_model(role=role)
+        model = role_model(role)
         # None: the eval's own cache setting applies
         output, schema = await generate_answer(
             model, messages, self.config, self.structured, self.cache

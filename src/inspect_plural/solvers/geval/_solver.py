@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import GenerateConfig, Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
@@ -241,7 +242,7 @@ def geval(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(RatedSampleMetadata)
-        model = get_model(role="judge")
+        model = role_model("judge")
         base_seed = None if seed is None else seed + (state.epoch - 1) * n
         records = await gather(
             *(

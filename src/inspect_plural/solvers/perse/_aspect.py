@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
+from inspect_plural.models import role_model
 from inspect_plural.parsing import parse_choice
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
@@ -146,7 +147,7 @@ def perse_aspect(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(PairSampleMetadata)
         system = [m for m in state.messages if m.role == "system"]
-        model = get_model(role="judge")
+        model = role_model("judge")
 
         async def ask(order: Order) -> tuple[ChatMessage, ModelOutput, str | None]:
             text = render_aspect_prompt(metadata, order, prompts)

@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from scipy.sparse import csr_matrix
-from sklearn.decomposition import TruncatedSVD
-from sklearn.linear_model import Ridge
 
 from inspect_plural.records import MovieFactors, PersonalReview, TrainingFactors
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "FactorModel",
@@ -58,6 +58,8 @@ def training_ratings(records: Iterable[PersonalReview]) -> pd.DataFrame:
     Returns:
         A frame with columns ``reviewer``, ``movie`` and ``score``, sorted.
     """
+    import pandas as pd
+
     rows = [
         (record.reviewer_id, review.item_id, review.score)
         for record in records
@@ -142,6 +144,10 @@ def fit_factor_model(
     Raises:
         ValueError: No ratings, or a negative ``n_factors`` or ``reg``.
     """
+    import pandas as pd
+    from scipy.sparse import csr_matrix
+    from sklearn.decomposition import TruncatedSVD
+
     if ratings.empty:
         raise ValueError("matrix factorisation needs training ratings; there are none")
     if n_factors < 0 or reg < 0:
@@ -200,6 +206,8 @@ def fold_in_predict(
     Returns:
         The prediction, and whether the target was unknown to the fit (cold start).
     """
+    from sklearn.linear_model import Ridge
+
     mu, reg = factors.global_mean, factors.reg
     movies = factors.movies
 

@@ -28,10 +28,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
 from inspect_plural.rating_parsing import parse_review
@@ -225,7 +226,7 @@ def perse_review(
         text = render_review_prompt(metadata, review_words, prompts, review_content, history)
         prompt = declare_answer_format(ChatMessageUser(content=text), _review_format(low, high))
         state.messages = [*(m for m in state.messages if m.role == "system"), prompt]
-        model = get_model(role="judge")
+        model = role_model("judge")
         output, schema = await generate_answer(model, state.messages, config, structured)
         state.output = output
         state.messages.append(output.message)

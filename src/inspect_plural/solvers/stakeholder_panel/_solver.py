@@ -26,7 +26,7 @@ from typing import Any
 
 import anyio
 from inspect_ai.log import transcript
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -39,6 +39,7 @@ from inspect_plural.item_records import (
     ItemSampleMetadata,
     is_item_sample,
 )
+from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import load_template
 from inspect_plural.solvers._answers import ask, response_format
@@ -256,7 +257,7 @@ def stakeholder_panel(
                 made = await build_members(
                     plan,
                     creation_task,
-                    get_model(role="persona_builder"),
+                    role_model("persona_builder"),
                     persona_config(seed),
                     prompts,
                     structured,
@@ -275,7 +276,7 @@ def stakeholder_panel(
         metadata = state.metadata_as(ItemSampleMetadata)
         panel, here = await panel_once()
         labels = metadata.labels
-        model = get_model(role="judge")
+        model = role_model("judge")
         config = GenerateConfig(
             temperature=temperature,
             seed=None if seed is None else seed + state.epoch - 1,

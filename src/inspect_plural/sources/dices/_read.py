@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._paths import DataFileError, DataRowError
 from inspect_plural.sources._read import read_csv_file, require_columns
 from inspect_plural.sources.dices._columns import DICES_EXPERT_FIELDS, DICES_TRAITS, resolve_column
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "DICES_ANSWERS",
@@ -122,6 +124,8 @@ def read_dices_csv(
         DataRowError: A row with an empty id or an answer other than Yes/No/Unsure.
 
     """
+    import pandas as pd
+
     check_label(label)
     header = list(read_csv_file(path, DICES_EXPECTED, nrows=0).columns)
     label_column = resolve_column(header, label)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from inspect_plural.records import LabelScale
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "DP_FLAGS",
@@ -129,6 +130,8 @@ def _hashable(value: object) -> object:
 
 def _rater_ids(ratings: pd.DataFrame) -> pd.Series:
     """``worker_id`` where present, else the survey hash (each distinct survey hashed once)."""
+    import pandas as pd
+
     survey_columns = [c for c in ratings.columns if c not in DP_LABEL_FIELDS and c != WORKER_FIELD]
     if not survey_columns:
         hashed = pd.Series(rater_hash({}), index=ratings.index, dtype=object)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from inspect_plural.records import Annotator, Item
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
 from inspect_plural.sources._hub import sha256_of
@@ -48,6 +46,8 @@ def read_dp_jsonl(path: Path, label: str = "toxic_score", demo: bool = False) ->
         DataRowError: A line that is not a JSON object, or a rating with a bad label.
 
     """
+    import pandas as pd
+
     if label not in DP_LABELS:
         raise ValueError(f"unknown DP label {label!r}; one of {list(DP_LABELS)}")
     numbered = read_json_lines(path, DP_EXPECTED)

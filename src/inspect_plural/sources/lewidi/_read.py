@@ -28,9 +28,7 @@ import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
-
-import pandas as pd
+from typing import TYPE_CHECKING, Literal
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import OFFICIAL_SPLITS, AnnotatedCorpus, dedupe_judgments
@@ -48,6 +46,9 @@ from inspect_plural.sources.lewidi._record import (
     soft_key,
     soft_label,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MAIN_ANNOTATIONS", "SPLIT_ALIASES", "UNKNOWN_TRAIT", "read_lewidi", "soft_key"]
 
@@ -127,6 +128,8 @@ def _codes(
     aliases: Mapping[str, str],
 ) -> tuple[pd.Series, dict[str, int]]:
     """Every raw label as a scale index, mapped once per distinct value (vectorised)."""
+    import pandas as pd
+
     raw = pd.Series(rows.raw, dtype=object)
     lookup: dict[str, float] = {}
     aliased: dict[str, int] = {}
@@ -240,6 +243,8 @@ def read_lewidi(
             a label is off the scale, or an item id repeats within a file.
 
     """
+    import pandas as pd
+
     codes = (
         dict(raw_labels)
         if isinstance(raw_labels, Mapping)

@@ -9,8 +9,12 @@ benchmark files.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "EDUCATION_VALUES",
@@ -199,6 +203,8 @@ def complete_mhs_frame(frame: pd.DataFrame) -> pd.DataFrame:
         A frame with exactly :data:`MHS_COLUMNS`, in order.
 
     """
+    import pandas as pd
+
     out = frame.copy()
     comment = out["comment_id"].astype("int64").to_numpy()
     annotator = out["annotator_id"].astype("int64").to_numpy()

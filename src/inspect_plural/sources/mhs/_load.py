@@ -36,8 +36,7 @@ from __future__ import annotations
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import hub_dataframe, sha256_of
@@ -70,6 +69,9 @@ from inspect_plural.sources.mhs._mappings import (
     generation_of_age,
 )
 from inspect_plural.sources.mhs._read import read_mhs_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "MHS_COLUMNS",

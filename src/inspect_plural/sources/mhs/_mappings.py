@@ -8,10 +8,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from inspect_plural.records import LabelScale
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "MHS_EDUCATION",
@@ -93,6 +97,8 @@ def generation_of_age(age: pd.Series) -> pd.Series:
         ``Boomer`` (>= 56), ``GenX`` (>= 40), ``GenY`` (>= 24), ``GenZ``, or NaN.
 
     """
+    import pandas as pd
+
     years = np.trunc(pd.to_numeric(age, errors="coerce").to_numpy(dtype=float))
     binned = np.select(
         [years >= 56, years >= 40, years >= 24, ~np.isnan(years)],

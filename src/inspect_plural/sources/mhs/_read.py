@@ -8,8 +8,9 @@ the :class:`~inspect_plural.sources.AnnotatedCorpus`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from inspect_plural.records import Annotator, Item
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments, kept_rows
@@ -26,11 +27,16 @@ from inspect_plural.sources.mhs._mappings import (
     generation_of_age,
 )
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["read_mhs_frame"]
 
 
 def _ids(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
     """An id column as strings (integers without a decimal point)."""
+    import pandas as pd
+
     raw = frame[column]
     missing = raw.isna().to_numpy()
     if missing.any():
@@ -97,6 +103,8 @@ def read_mhs_frame(
             mappings do not know.
 
     """
+    import pandas as pd
+
     if label not in MHS_LABELS:
         raise ValueError(f"unknown MHS label {label!r}; one of {list(MHS_LABELS)}")
     require_columns(frame.columns, MHS_REQUIRED_COLUMNS, source, "the MHS table")

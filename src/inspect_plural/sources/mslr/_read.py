@@ -13,8 +13,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.records import RatedOutput
 from inspect_plural.sources._paths import DataFileError, DataRowError
@@ -31,6 +30,9 @@ from inspect_plural.sources.mslr._facets import (
     FacetAnswer,
     parse_facet,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["read_mslr", "sample_per_system"]
 
@@ -58,6 +60,8 @@ _COMMENTS = ("pio_comment", "ed_comment", "strength_comment")
 
 def _read_sheet(path: Path) -> pd.DataFrame:
     """One sheet with our column names, every cell a string (empty when blank)."""
+    import pandas as pd
+
     frame = read_csv_file(
         path, "an MSLR facet annotation TSV", sep="\t", dtype=str, keep_default_na=False
     )

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.sources._hub import hub_offline_reason, sha256_of
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_root, local_folder
@@ -18,6 +17,9 @@ from inspect_plural.sources.storysparkqa._dataset import (
     STORYSPARKQA_HF_REPO,
     STORYSPARKQA_REVISION,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "SECTION_COLUMNS",
@@ -95,6 +97,8 @@ def _section_id(value: str) -> str | None:
 
 def _read_frame(path: Path, columns: Iterable[str]) -> pd.DataFrame:
     """A CSV with every cell a stripped string; DataFileError when a column is missing."""
+    import pandas as pd
+
     expected = "a StorySparkQA CSV"
     frame = read_csv_file(path, expected, dtype=str, keep_default_na=False)
     frame.columns = pd.Index([str(c).strip() for c in frame.columns])

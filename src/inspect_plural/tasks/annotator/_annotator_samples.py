@@ -8,10 +8,9 @@ example judgments a method may see, and the training pool's votes.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from inspect_ai.dataset import Sample
 
 from inspect_plural.records import Annotator, AnnotatorSampleMetadata, Item, LabeledExample
@@ -23,6 +22,9 @@ from inspect_plural.tasks.annotator._sample_parts import (
     sample_input,
     training_votes,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["build_samples", "record_to_sample"]
 
@@ -101,6 +103,8 @@ def _round_robin(test: pd.DataFrame) -> pd.DataFrame:
     panel is built by the first sample and awaited by the rest), serialising the panels;
     interleaved, the panels of different annotators are built concurrently.
     """
+    import pandas as pd
+
     frame = test[["annotator_id", "item_id", "label"]]
     rank = frame.groupby("annotator_id", sort=False).cumcount().to_numpy()
     first_seen = pd.factorize(frame["annotator_id"])[0]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_plural.records import Item, LabeledExample
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["annotator_examples", "sample_input", "training_votes"]
 

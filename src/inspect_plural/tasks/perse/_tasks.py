@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[main_file] -- one module per task family (docs/register.md)
 """PERSE's personalised story-evaluation tasks: Per-MPST (scores) and Per-DOC (choices).
 
 ``per_mpst``: one sample = (reviewer, new plot) with the reviewer's k prior

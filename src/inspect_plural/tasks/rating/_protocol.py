@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from inspect_ai.model import get_model
 from pydantic import BaseModel, Field
 
 from inspect_plural._inspect_private import PrerequisiteError
+from inspect_plural.models import role_model
 
 __all__ = [
     "DEFAULT_TEMPERATURE",
@@ -110,7 +110,7 @@ def role_model_name(role: str) -> str | None:
     in Python) there may be none.
     """
     try:
-        return str(get_model(role=role))
+        return str(role_model(role))
     except (ValueError, PrerequisiteError):  # no model specified (or none can be made)
         return None
 
