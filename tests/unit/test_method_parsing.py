@@ -134,7 +134,7 @@ def test_braces_in_reasoning_do_not_hide_the_answer_line() -> None:
         ("Answer: 7", ORDINAL, "'7' is not one of"),
         ("Answer: 10", ORDINAL, "'10' is not one of"),
         ('```json\n{"label": "5"}\n```', ORDINAL, "'5' is not one of"),
-        ('{"label": ["1", "2"]}', ORDINAL, "is not a single label"),
+        ('{"label": ["1", "2"]}', ORDINAL, "holds several labels"),
         ('{"label": null}', ORDINAL, "is not a single label"),
         ("Answer: N/A", ORDINAL, "'N/A' is not one of"),
         # a JSON label decides even when invalid, although a valid line follows

@@ -31,24 +31,33 @@ from inspect_plural.parsing._distribution import (
     DistributionParse,
     parse_distribution,
 )
-from inspect_plural.parsing._json import extract_json_object, join_surrogate_escapes
+from inspect_plural.parsing._json import (
+    MAX_ANSWER_CHARS,
+    answer_text,
+    extract_json_object,
+    join_surrogate_escapes,
+)
 from inspect_plural.parsing._labels import LABEL_KEYS, LabelParse, match_label, parse_label
 from inspect_plural.parsing._mentions import Mentions, find_mentions
 from inspect_plural.parsing._names import match_option
 from inspect_plural.parsing._ranked import rank_weights, ranked_candidates
-from inspect_plural.parsing._types import READ_AS, ReadAs
+from inspect_plural.parsing._types import FAILURE_REASONS, READ_AS, FailureReason, ReadAs
 
 __all__ = [
+    "FAILURE_REASONS",
     "LABEL_KEYS",
+    "MAX_ANSWER_CHARS",
     "PLOT_CHOICES",
     "READ_AS",
     "SUM_TOLERANCE",
     "VERDICTS",
     "CharacterParse",
     "DistributionParse",
+    "FailureReason",
     "LabelParse",
     "Mentions",
     "ReadAs",
+    "answer_text",
     "character_key",
     "extract_field",
     "extract_json_object",

@@ -132,4 +132,5 @@ def parse_dimension_scores(text: str, dimensions: Sequence[RatingDimension]) -> 
         done=any(p.done for p in parts),
         fields=fields,
         read_as=next((p.read_as for p in parts if p.read_as is not None), None),
+        failure=next((p.failure for p in parts if p.failure is not None), None),
     )
