@@ -35,6 +35,7 @@ __all__ = [
     "ScoreLinesFormat",
     "TextFormat",
     "declare_answer_format",
+    "dump_answer_format",
     "declared_answer_format",
 ]
 
@@ -47,26 +48,29 @@ class _Format(BaseModel):
 
     Attributes:
         example: The example answer as the prompt shows it (None: the prompt shows none).
+        example_is_answer: Whether the example is nothing but one allowed answer (a copy
+            of it is then an answer like any other).
 
     """
 
     model_config = ConfigDict(frozen=True)
 
     example: str | None = None
+    example_is_answer: bool = False
 
     def copy_is_no_answer(self) -> bool:
         """Whether an answer identical to the example cannot be an honest answer.
 
-        True where the example holds free text or made-up numbers an honest answer
-        would not repeat; False where it is nothing but an allowed answer
-        (``{"label": "hate speech"}``, ``3``): a copy is then indistinguishable from
-        that answer, and the example drawn per sample
-        (:mod:`inspect_plural.prompts._examples`) keeps copying at chance.
+        True where the example holds free text or made-up numbers an honest answer would
+        not repeat; False where it is nothing but an allowed answer
+        (``example_is_answer``: ``{"label": "hate speech"}``, ``3``, ``{"choice": "Plot
+        B"}``): a copy is then indistinguishable from that answer, and the example drawn
+        per sample (:mod:`inspect_plural.prompts._examples`) keeps copying at chance.
 
         Returns:
             Whether a copy of the example is refused.
         """
-        return self.example is not None
+        return self.example is not None and not self.example_is_answer
 
 
 class DistributionFormat(_Format):
@@ -126,14 +130,6 @@ class LabelFormat(_Format):
     style: Literal["json", "lines", "bare"] = "json"
     fields: list[str] = Field(default_factory=list)
     reasoning: bool = False
-
-    def copy_is_no_answer(self) -> bool:
-        """Only the ``lines`` style's example (free-text lines) cannot be an answer.
-
-        Returns:
-            Whether a copy of the example is refused.
-        """
-        return self.example is not None and self.style == "lines"
 
     def random_answer(self, rng: random.Random) -> str:
         """A uniformly random label, in the declared style.
@@ -246,14 +242,6 @@ class NumberFormat(_Format):
     low: int = 1
     high: int = 5
 
-    def copy_is_no_answer(self) -> bool:
-        """A bare score is an answer even when it is the example's.
-
-        Returns:
-            False.
-        """
-        return False
-
     def random_answer(self, rng: random.Random) -> str:
         """A uniformly random integer score.
 
@@ -331,6 +319,23 @@ AnswerFormat = Annotated[AnyFormat, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[AnyFormat] = TypeAdapter(AnswerFormat)
 
 
+def dump_answer_format(answer_format: AnyFormat) -> dict[str, Any]:
+    """A format as JSON values, its example fields only when set (every prompt's is logged).
+
+    Args:
+        answer_format: The format.
+
+    Returns:
+        The dump :func:`declared_answer_format` reads back.
+    """
+    unset = set()
+    if answer_format.example is None:
+        unset.add("example")
+    if not answer_format.example_is_answer:
+        unset.add("example_is_answer")
+    return answer_format.model_dump(exclude=unset)
+
+
 def declare_answer_format(message: ChatMessage, answer_format: AnyFormat) -> ChatMessage:
     """Attach an answer format to the message that asks for the answer.
 
@@ -344,7 +349,7 @@ def declare_answer_format(message: ChatMessage, answer_format: AnyFormat) -> Cha
     """
     message.metadata = {
         **(message.metadata or {}),
-        ANSWER_FORMAT_KEY: answer_format.model_dump(),
+        ANSWER_FORMAT_KEY: dump_answer_format(answer_format),
     }
     return message
 

@@ -179,7 +179,9 @@ def response_format(
             "example (the label only illustrates the format), an answer could end "
             f"with:\n\n{_fenced(body)}"
         )
-        return text, LabelFormat(labels=list(labels), reasoning=reasoning, example=body)
+        return text, LabelFormat(
+            labels=list(labels), reasoning=reasoning, example=body, example_is_answer=True
+        )
     text = (
         f"{lead} End your answer with the probability that this person chose each label, as a "
         "JSON object in a ```json code block with every one of these labels as a key, "

@@ -27,6 +27,7 @@ from inspect_ai.solver import TaskState
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
 from inspect_plural.scorers._cost import cost, cost_values
+from inspect_plural.scorers._failures import failure_reasons
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.personal._choice_metrics import (
     ChoiceFailures,
@@ -42,7 +43,7 @@ from inspect_plural.scorers.personal._review_metrics import (
     shuffle_key,
 )
 from inspect_plural.scorers.personal._review_text import review_bleu, review_rouge1
-from inspect_plural.scorers.role import parse_failures
+from inspect_plural.scorers.role import failed_answers, parse_failures
 
 __all__ = [
     "PERSONAL_PRESETS",
@@ -101,7 +102,7 @@ def _review_text(prediction: Prediction) -> str | None:
     return next((a.review for a in prediction.answers if a.review), None)
 
 
-@scorer(metrics=[review_metrics(), parse_failures(), cost()])
+@scorer(metrics=[review_metrics(), parse_failures(), failed_answers(), failure_reasons(), cost()])
 def review_scorer() -> Scorer:
     """Score a Per-MPST prediction against the reviewer's own score (and review).
 
@@ -153,7 +154,7 @@ def _first_shown(label: str | None, order: str | None) -> float | None:
     return float(label == ("Plot A" if order != "BA" else "Plot B"))
 
 
-@scorer(metrics=[choice_metrics(), parse_failures(), cost()])
+@scorer(metrics=[choice_metrics(), parse_failures(), failed_answers(), failure_reasons(), cost()])
 def choice_scorer() -> Scorer:
     """Score a Per-DOC prediction against the annotator's choice.
 
