@@ -12,8 +12,8 @@ Three offline models (Inspect model APIs, registered on import under
   format: the first label or plot, all probability on the first option, the lowest
   score on every dimension.
 
-Where a behaviour has nothing to give (the copy model asked for a CINEMETRIC character
-list, whose example the method refuses; any model asked for free text), the answer is
+Where a behaviour has nothing to give (a prompt without an example, free text, the
+first-label model asked for a CINEMETRIC character list), the answer is
 ``plural/random``'s, so every protocol still runs to its end. The pluralism profile's
 validity tests reuse these models: import this module and pass
 ``scripted_answers/echo`` (etc.) as the model.
@@ -33,7 +33,6 @@ from tests.conftest import ScriptedModelAPI
 
 from inspect_plural.answer_format import (
     AnyFormat,
-    CharacterListFormat,
     DistributionFormat,
     JsonFormat,
     LabelFormat,
@@ -95,7 +94,7 @@ def _first_label(declared: AnyFormat | None, messages: list[ChatMessage]) -> str
 
 
 def _copy(declared: AnyFormat | None, messages: list[ChatMessage]) -> str:
-    if isinstance(declared, CharacterListFormat) or declared is None:
+    if declared is None:
         return _random(declared, messages)
     if declared.example is not None:
         return declared.example

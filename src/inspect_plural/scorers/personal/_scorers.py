@@ -27,7 +27,7 @@ from inspect_ai.solver import TaskState
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
 from inspect_plural.scorers._cost import cost, cost_values
-from inspect_plural.scorers._failures import failure_reasons
+from inspect_plural.scorers._failures import answer_failures, failure_reasons, failure_values
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.personal._choice_metrics import (
     ChoiceFailures,
@@ -86,7 +86,12 @@ def _cost(prediction: Prediction) -> dict[str, float]:
         **cost_values(prediction),
         "n_answers": float(len(prediction.answers)),
         "failed_answers": float(sum(1 for a in prediction.answers if not a.parse_ok)),
+        **failure_values(answer_failures(prediction)),
     }
+
+
+def _failure(prediction: Prediction) -> dict[str, str | None]:
+    return {} if prediction.parse_ok else {"failure": prediction.failure}
 
 
 def _round_half_up(value: float) -> float:
@@ -137,7 +142,7 @@ def review_scorer() -> Scorer:
             REVIEW_SHOWN,
             answer=None if not usable else f"{pred:g}",
             explanation=review or (prediction.rationale if usable else prediction.error),
-            metadata={"flags": list(prediction.flags)},
+            metadata={"flags": list(prediction.flags), **_failure(prediction)},
         )
 
     return score
@@ -186,7 +191,7 @@ def choice_scorer() -> Scorer:
             CHOICE_SHOWN,
             answer=label,
             explanation=prediction.error if label is None else prediction.rationale,
-            metadata={"flags": list(prediction.flags)},
+            metadata={"flags": list(prediction.flags), **_failure(prediction)},
         )
 
     return score

@@ -39,6 +39,7 @@ from pydantic import BaseModel, Field, ValidationError
 from inspect_plural._concurrency import gather, named
 from inspect_plural._disk_cache import cache_key, read_entry, write_entry
 from inspect_plural.answer_format import CharacterListFormat, LabelFormat, declare_answer_format
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.parsing import VERDICTS, character_key, parse_characters, parse_verdict
 from inspect_plural.prediction import StoredRecord
 from inspect_plural.prompts import load_template
@@ -150,6 +151,8 @@ class BuiltPanel(BaseModel):
 EXAMPLE_CHARACTER = ("Marge Gunderson", "Fargo")
 """The character and movie of the filled example in ``cinemetric_select.txt``: a candidate
 under that name copied the example and is refused."""
+EXAMPLE_ENTRY = "Character Name: Marge Gunderson\nMovie Title: Fargo (1996)"
+"""How the example entry opens in ``cinemetric_select.txt`` (declared with the prompt)."""
 
 
 def is_example_character(name: str) -> bool:
@@ -305,6 +308,8 @@ async def _validate(
     )
     verdict_config = GenerateConfig(max_tokens=VERDICT_MAX_TOKENS).merge(config)
     output, _ = await generate_answer(model, [message], verdict_config, structured)
+    if screen_answer(output.completion, [message]) is not None:
+        return "UNPARSED"  # an echo of the claim is no verdict
     parsed = parse_verdict(output.completion)
     return "UNPARSED" if not parsed.ok else ("VALID" if parsed.label == "VALID" else "INVALID")
 
@@ -333,7 +338,8 @@ async def build_panel(
             metadata, n_candidates, training_examples, candidates, unreadable, prompts
         )
         message = declare_answer_format(
-            ChatMessageUser(content=prompt), CharacterListFormat(count=n_candidates)
+            ChatMessageUser(content=prompt),
+            CharacterListFormat(count=n_candidates, example=EXAMPLE_ENTRY),
         )
         # each round its own seed: a later round never repeats an earlier call
         round_config = GenerateConfig(max_tokens=PANEL_SELECTION_MAX_TOKENS).merge(config)
@@ -343,7 +349,8 @@ async def build_panel(
         calls += 1
         raws.append(output.completion)
         new: list[MovieCharacter] = []
-        for parsed in parse_characters(output.completion):
+        refused = screen_answer(output.completion, [message]) is not None  # echo or copy
+        for parsed in [] if refused else parse_characters(output.completion):
             key = character_key(parsed.name, parsed.movie)
             if is_example_character(parsed.name):
                 copied += 1
