@@ -8,7 +8,8 @@ an honest answer (the declared format's ``example``,
 ``copied_example``. Every method calls it before parsing, so no parser ever finds the
 prompt's own example inside an echoed prompt. :func:`copied_distribution` does the same
 for a distribution whose values are the example's (an answer may wrap a copied example
-in reasoning of its own).
+in reasoning of its own); :func:`refused_answer` is the failed
+:class:`~inspect_plural.prediction.ModelAnswer` a refusal makes.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from inspect_plural.parsing import (
     echo_check,
     parse_distribution,
 )
+from inspect_plural.prediction import ModelAnswer
 
-__all__ = ["Refusal", "copied_distribution", "prompt_text", "screen_answer"]
+__all__ = ["Refusal", "copied_distribution", "prompt_text", "refused_answer", "screen_answer"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,27 @@ def screen_answer(text: str, messages: Sequence[ChatMessage]) -> Refusal | None:
     ):
         return Refusal("copied_example", "the answer is the prompt's example, word for word")
     return None
+
+
+def refused_answer(
+    text: str, messages: Sequence[ChatMessage], persona: str | None = None
+) -> ModelAnswer | None:
+    """The failed answer an echo or a copied example makes (None: the answer may be parsed).
+
+    Args:
+        text: The model's output.
+        messages: What it was shown (:func:`~inspect_plural.answer_screen.screen_answer`).
+        persona: Who answered.
+
+    Returns:
+        The failed answer, or None.
+    """
+    refusal = screen_answer(text, messages)
+    if refusal is None:
+        return None
+    return ModelAnswer(
+        raw=text, parse_ok=False, error=refusal.error, failure=refusal.failure, persona=persona
+    )
 
 
 def copied_distribution(

@@ -23,7 +23,7 @@ from inspect_plural.answer_format import (
     declare_answer_format,
     declared_answer_format,
 )
-from inspect_plural.answer_screen import copied_distribution, screen_answer
+from inspect_plural.answer_screen import copied_distribution, refused_answer
 from inspect_plural.parsing import FailureReason, extract_field, parse_distribution, parse_label
 from inspect_plural.prediction import ModelAnswer, Prediction, main_failure
 from inspect_plural.prompts import example_choice, example_distribution
@@ -37,7 +37,6 @@ __all__ = [
     "combine",
     "parse_answer",
     "quoted",
-    "refused_answer",
     "response_format",
     "write_prediction",
 ]
@@ -190,27 +189,6 @@ def response_format(
         f"format), an answer could end with:\n\n{_fenced(body)}"
     )
     return text, DistributionFormat(options=list(labels), reasoning=reasoning, example=body)
-
-
-def refused_answer(
-    text: str, messages: Sequence[ChatMessage], persona: str | None = None
-) -> ModelAnswer | None:
-    """The failed answer an echo or a copied example makes (None: the answer may be parsed).
-
-    Args:
-        text: The model's output.
-        messages: What it was shown (:func:`~inspect_plural.answer_screen.screen_answer`).
-        persona: Who answered.
-
-    Returns:
-        The failed answer, or None.
-    """
-    refusal = screen_answer(text, messages)
-    if refusal is None:
-        return None
-    return ModelAnswer(
-        raw=text, parse_ok=False, error=refusal.error, failure=refusal.failure, persona=persona
-    )
 
 
 def parse_answer(

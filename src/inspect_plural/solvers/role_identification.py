@@ -16,13 +16,12 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
-from inspect_plural.answer_screen import copied_distribution
+from inspect_plural.answer_screen import copied_distribution, refused_answer
 from inspect_plural.models import role_model
 from inspect_plural.parsing import parse_distribution
 from inspect_plural.prediction import ModelAnswer, Prediction, main_failure
 from inspect_plural.prompts import example_distribution, example_key, load_template
 from inspect_plural.records import RoleCandidate, RoleExample, RoleSampleMetadata
-from inspect_plural.solvers._answers import refused_answer
 from inspect_plural.solvers._limits import ROLE_ANSWER_MAX_TOKENS
 from inspect_plural.structured import Structured, generate_answer, structured_value
 
