@@ -40,7 +40,9 @@ def failure_values(reasons: Iterable[FailureReason | str | None]) -> dict[str, f
     return {FAILED_PREFIX + r: float(counts[r]) for r in FAILURE_REASONS if counts[r]}
 
 
-def answer_failures(prediction: Prediction, answers: Iterable[ModelAnswer] = ()) -> list[str]:
+def answer_failures(
+    prediction: Prediction, answers: Iterable[ModelAnswer] = ()
+) -> list[FailureReason]:
     """The failure reasons of a prediction's failed answers (and of further answers).
 
     A prediction that failed before any answer (``no_panel``) counts its own reason once.
@@ -53,7 +55,7 @@ def answer_failures(prediction: Prediction, answers: Iterable[ModelAnswer] = ())
         One reason per failed answer.
     """
     every = [*prediction.answers, *answers]
-    reasons = [a.failure or "no_answer" for a in every if not a.parse_ok]
+    reasons: list[FailureReason] = [a.failure or "no_answer" for a in every if not a.parse_ok]
     if not reasons and not prediction.parse_ok and prediction.failure is not None:
         reasons = [prediction.failure]
     return reasons
@@ -64,16 +66,16 @@ def failure_reasons() -> Metric:
     """Failed answers over the run by reason: ``failed/<reason>`` and ``failed/any``."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        totals: Counter[str] = Counter()
+        totals: dict[str, float] = {}
         for sample in scores:
             if not isinstance(sample.score.value, dict):
                 continue
             for key, value in values_of(sample.score).items():
                 if key.startswith(FAILED_PREFIX):
-                    totals[key] += float(value)
+                    totals[key] = totals.get(key, 0.0) + float(value)
         result = {FAILED_PREFIX + "any": float(sum(totals.values()))}
         for reason in FAILURE_REASONS:
-            if totals[FAILED_PREFIX + reason]:
+            if totals.get(FAILED_PREFIX + reason):
                 result[FAILED_PREFIX + reason] = totals[FAILED_PREFIX + reason]
         return result
 
