@@ -59,7 +59,7 @@ def test_the_whole_prompt_written_back_is_an_echo() -> None:
 
 @pytest.mark.parametrize(
     "shape",
-    ["twice", "continued", "from_content", "base_model_style"],
+    ["twice", "continued", "from_content", "base_model_style", "gemma"],
 )
 def test_partial_and_repeated_echoes_are_echoes(shape: str) -> None:
     prompt, _ = _brexit_prompt()
@@ -70,6 +70,9 @@ def test_partial_and_repeated_echoes_are_echoes(shape: str) -> None:
         "from_content": tail,
         # a base model continues the document it was given: the prompt, then more of it
         "base_model_style": prompt.replace("\n", " ") + " # Content Demo test tweet 17 ...",
+        # Gemma 3 270M on the real HS-Brexit prompts (10 of 10 answers; 77-100% of the
+        # prompt's 6-grams): the prompt, a stray token, the prompt again until the cap
+        "gemma": f"{prompt} mendatang\n{prompt} mendatanguser\n{prompt[:300]}",
     }[shape]
     assert echo_check(answer, prompt).echo, shape
 
