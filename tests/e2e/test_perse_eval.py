@@ -43,7 +43,7 @@ from tests.conftest import score_value as _value
 from inspect_plural.errors import UserError
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
-from inspect_plural.scorers._review_metrics import chance_abs_error
+from inspect_plural.scorers.personal._review_metrics import chance_abs_error
 from inspect_plural.sources.perse import (
     clean_review,
     load_per_doc,

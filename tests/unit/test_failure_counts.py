@@ -12,9 +12,9 @@ from inspect_ai.util import Store
 
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.scorers._failures import answer_failures, failure_reasons, failure_values
-from inspect_plural.scorers._rating_scorer import debate_outcomes
-from inspect_plural.solvers._chateval_records import ChatEvalRecord, ChatEvalTurn
-from inspect_plural.solvers._maj_records import DebateTurn, Evaluation, GroupDebate, PanelDebate
+from inspect_plural.scorers.ratings._scorer import debate_outcomes
+from inspect_plural.solvers.chateval import ChatEvalRecord, ChatEvalTurn
+from inspect_plural.solvers.debate import DebateTurn, Evaluation, GroupDebate, PanelDebate
 
 
 def _debate() -> GroupDebate:
