@@ -368,7 +368,7 @@ def test_review_scorer_feeds_review_summary() -> None:
     report = review_summary(scores, "midpoint")
     assert report["n"] == 3
     assert report["accuracy"] == pytest.approx(1 / 3)
-    assert report["mae"] == pytest.approx((0.5 + 1.0 + 0.5) / 3)
+    assert report["mae"] == pytest.approx((0.5 + 1.0 + 2.5) / 3)  # the failure: chance error
     assert report["pearson"] == pytest.approx(pearsonr([7.5, 3.0, 5.5], [8, 2, 6]).statistic)
 
 
