@@ -169,3 +169,10 @@ def test_per_mpst_review(kind: AnswerKind, tmp_path: Path) -> None:
     values = _values(log)
     golds = [str(v["gold"]) for v in values]
     assert log_metrics(log)["accuracy"] <= max(0.1, _constant_best(golds)) + 1e-9
+
+
+def test_per_doc_echoes_are_refused(tmp_path: Path) -> None:
+    # before: Per-DOC echoes were read as "Plot A" (the prompt's example) with 0 failures
+    log = _run("per_doc", "echo", tmp_path, 6, demo=True)
+    _all_refused(log, {"echo"})
+    assert log_metrics(log)["accuracy"] == 0.0
