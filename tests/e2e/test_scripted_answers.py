@@ -176,3 +176,24 @@ def test_per_doc_echoes_are_refused(tmp_path: Path) -> None:
     log = _run("per_doc", "echo", tmp_path, 6, demo=True)
     _all_refused(log, {"echo"})
     assert log_metrics(log)["accuracy"] == 0.0
+
+
+# ----------------------------------------------------------------------------- the report
+
+
+def test_report_counts_echoes_and_copies_by_reason(tmp_path: Path) -> None:
+    """What the scorers write (``failed/<reason>``, ``n_answers``, ``failed_answers``) is
+    what the report's failure table reads: an echo run and a copy run, by reason."""
+    from inspect_plural.report import build_report
+
+    _run("brexit", "echo", tmp_path, 6, demo=True, method="llm_judge")
+    args = {"demo": True, "target": "distribution", "method": "distribution_judge"}
+    _run("md_agreement", "copy", tmp_path, 6, **args)
+    report = build_report(tmp_path, resamples=50, warn=lambda _: None, jobs=1)
+    [table] = [t for t in report.tables if t.id == "failures"]
+    assert {"echo", "copied_example"} <= set(table.columns)
+    for row in table.rows:
+        cells = dict(zip(table.columns, row.cells, strict=True))
+        reason = "echo" if row.labels[0] == "brexit" else "copied_example"
+        assert cells["samples"] == cells["failed samples"] == 6, row
+        assert cells["answers"] == cells["failed answers"] == cells[reason] == 6, row
