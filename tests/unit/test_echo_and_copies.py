@@ -12,16 +12,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, ModelOutput
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.answer_screen import copied_distribution, screen_answer
 from inspect_plural.parsing import copies_example, echo_check
+from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import example_distribution
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import AnnotatorSampleMetadata, RoleSampleMetadata
 from inspect_plural.solvers._answers import parse_answer
 from inspect_plural.solvers.judge import render_judge_prompt
-from inspect_plural.tasks import perspective
+from inspect_plural.solvers.role_identification import _answer as role_answer
+from inspect_plural.solvers.role_identification import json_skeleton, render_role_prompt
+from inspect_plural.tasks import personaeval, perspective
 
 TWEET = (
     "Demo tweet: those people should go back where they came from, they are ruining our "
@@ -156,3 +159,37 @@ def test_a_copied_label_example_is_a_label_but_copied_lines_are_refused() -> Non
         "Reasoning: weighed against what matters to them\nAnswer: b", str(lines.example)
     )
     assert not copies_example("Reasoning: it insults them.\nAnswer: b", str(lines.example))
+
+
+# --- PersonaEval: the answers of issue 34's table -----------------------------------------
+
+
+def _role_sample() -> RoleSampleMetadata:
+    task = personaeval.personaeval_literary(demo=True)
+    return RoleSampleMetadata.model_validate(task.dataset[0].metadata)
+
+
+def _role_answer(answer: str) -> ModelAnswer:
+    metadata = _role_sample()
+    names = metadata.candidate_names
+    declared = DistributionFormat(options=names, example=json_skeleton(metadata))
+    prompt = render_role_prompt(metadata)
+    message = declare_answer_format(ChatMessageUser(content=prompt), declared)
+    text = answer.format(prompt=prompt, example=json_skeleton(metadata))
+    return role_answer(ModelOutput.from_content("m", text), names, None, [message], declared)
+
+
+def test_personaeval_echo_is_refused_not_read_as_the_first_candidate() -> None:
+    # Gemma 3 270M: the prompt, then json fences, then the prompt again (read before as
+    # "the first listed candidate = 1.0")
+    parsed = _role_answer("{prompt}\n```json\n{{}}\n```\n{prompt}")
+    assert (parsed.parse_ok, parsed.failure) == (False, "echo")
+
+
+def test_personaeval_copied_example_is_refused() -> None:
+    # SmolLM2: the prompt's example distribution returned for every sample (it was equal
+    # odds, read as a tie and scored as a miss: top-1 0.000, below chance)
+    parsed = _role_answer("Based on the dialogue:\n```json\n{example}\n```")
+    assert (parsed.parse_ok, parsed.failure) == (False, "copied_example")
+    example = json.loads(json_skeleton(_role_sample()))
+    assert len(set(example.values())) == len(example)  # no tie: drawn per sample
