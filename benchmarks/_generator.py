@@ -18,6 +18,7 @@ __all__ = [
     "HUGE_NUMBERS",
     "NUMBERS",
     "PIECES",
+    "REAL_ANSWERS",
     "ascii_escaped",
     "fence",
     "generate_output",
@@ -53,9 +54,30 @@ PIECES = (
     "Score:", "score", '"label": ', '"score": ', "NO MORE COMMENTS", '"next_speaker": ',
     '"done": true', "{{", "}}", '{"a": {"b": ', "%", " - ", "**", "#", "é", "ß", "İ", "ﬁ",
     "Ⅻ", "🙂", "\u202e", "\r", "\t", "[Score] ", "[Review] ", "Plot A", "Plot B", "N/A",
-    "VALID", "not valid", "Character's aspect:", "Reasoning:",
+    "VALID", "not valid", "Character's aspect:", "Reasoning:", " or ", "3-4", "3/4", "4/10",
+    " out of 10", " on a 1-10 scale", "a mix of both ", "not a ", "hateful or not hateful",
 )  # fmt: skip
 """Fragments inserted by mutations."""
+
+REAL_ANSWERS = (
+    # issue 34: SmolLM2-135M and Gemma 3 270M on a local llama.cpp server
+    "The tweet is a factual report about a Syrian refugee, not a hate speech message.",
+    "a mix of both hate speech and a mix of hate speech and a mix of both hate speech and a "
+    "mix of hate speech and a mix of both hate speech and a mix of",
+    '{"choice": "Plot A", "reasoning": "The first plot keeps the tension of the premise and',
+    '```json\n{"not offensive": 0.67, "offensive": 0.33}\n```',
+    'For example, an answer choosing the first label ends with:\n\n```json\n'
+    '{"label": "not hate speech"}\n```',
+    # issue 29, item 6: hedges and other scales
+    "Answer: 1 or 2",
+    "Answer: 3-4",
+    '{"label": "3/4"}',
+    "Answer: hateful or not hateful",
+    '{"overall": "4/10", "fluency": "4 out of 10"}',
+    "Overall score: 3 on a 1-10 scale\nFluency score: 4/10",
+    '{"review": "Fine.", "score": "7/20"}',
+)
+"""Answers real models wrote that a parser once misread (issues 29 and 34)."""
 
 ALPHABETS = (
     (0x20, 0x7E),
@@ -203,6 +225,9 @@ def generate_output(
         return valid(rng) + "\n" + _mutate(rng, valid(rng))
     if roll < 0.91:
         return _deep(rng, keys)
-    if roll < 0.95:
+    if roll < 0.94:
         return rng.choice(["", " ", "\n\n", "{}", "[]", "```json\n```", "null", "{", "}"])
+    if roll < 0.96:
+        answer = rng.choice(REAL_ANSWERS)
+        return answer if rng.random() < 0.5 else _mutate(rng, answer)
     return random_unicode(rng, rng.randint(0, 200))

@@ -35,6 +35,14 @@ candidates, ``read_as`` set exactly when an answer parsed, a free-text distribut
 one-hot, a ranked one positive with a single top option, a turn ending with the
 termination phrase done...).
 
+The generated outputs include :data:`benchmarks._generator.REAL_ANSWERS`, answers real
+models wrote that a parser once misread (hedges, other scales, cut-off JSON, copied
+examples). Then :func:`long_answer_times` times the parsers on long answers (1,000 to
+40,000 JSON objects, and prose of the same lengths): parsing is linear in the length
+read and reads at most :data:`inspect_plural.parsing.MAX_ANSWER_CHARS` characters, so
+the time per doubling must stay near 2x below the cap and flat above it (issue 29,
+item 10: 0.47 / 1.07 / 3.73 s at 5k / 10k / 20k objects before).
+
 The families (contexts, answer writers, parsers and their invariants) are in
 :mod:`benchmarks.families`, the generator in :mod:`benchmarks._generator`; this module
 runs them.
@@ -46,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 import traceback
@@ -56,8 +65,20 @@ from typing import Any, TypeVar
 
 from benchmarks._generator import generate_output
 from benchmarks.families import FAMILIES, Family, Violation
+from inspect_plural.parsing import parse_distribution, parse_label
+from inspect_plural.rating_parsing import parse_scores
+from inspect_plural.records import RatingDimension
 
-__all__ = ["FAMILIES", "Family", "ParserResult", "Violation", "fuzz_family", "run", "summary"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "ParserResult",
+    "Violation",
+    "fuzz_family",
+    "long_answer_times",
+    "run",
+    "summary",
+]
 
 FULL_OUTPUTS = 10_000
 QUICK_OUTPUTS = 1_000
@@ -156,6 +177,66 @@ def _table(results: Sequence[ParserResult]) -> str:
     return "\n".join(lines)
 
 
+LONG_SIZES = (1_000, 2_000, 4_000, 20_000, 40_000)
+"""Repeats of a piece in the long answers (objects, or sentences of prose)."""
+_OPTIONS = ["Jonah Carrow", "Maren Holloway", "Tobias Wren", "Ilse Marsh"]
+_DIMS = [RatingDimension(name="overall", title="Overall", description="d", low=1, high=5)]
+_LONG_PIECES = {
+    "objects": '{"x": 1} ',
+    "named objects": '{"Jonah Carrow": 2} ',
+    "prose": "I think it is Jonah Carrow, not Maren Holloway. {} ",
+}
+_LONG_PARSERS: dict[str, Callable[[str], object]] = {
+    "parse_distribution": lambda text: parse_distribution(text, _OPTIONS),
+    "parse_label": lambda text: parse_label(text, _OPTIONS),
+    "parse_scores": lambda text: parse_scores(text, _DIMS),
+}
+
+
+def long_answer_times(sizes: Sequence[int] = LONG_SIZES) -> list[dict[str, Any]]:
+    """Seconds each parser takes on long answers (the best of three runs).
+
+    Args:
+        sizes: How many times each piece repeats.
+
+    Returns:
+        One row per parser, piece and size: ``chars`` and ``seconds``.
+    """
+    rows = []
+    for piece_name, piece in _LONG_PIECES.items():
+        for parser_name, parser in _LONG_PARSERS.items():
+            for size in sizes:
+                text = piece * size
+                best = math.inf
+                for _ in range(3):
+                    start = time.perf_counter()
+                    parser(text)
+                    best = min(best, time.perf_counter() - start)
+                rows.append(
+                    {
+                        "piece": piece_name,
+                        "parser": parser_name,
+                        "repeats": size,
+                        "chars": len(text),
+                        "seconds": round(best, 4),
+                    }
+                )
+    return rows
+
+
+def _long_table(rows: Sequence[dict[str, Any]]) -> str:
+    sizes = sorted({r["repeats"] for r in rows})
+    header = f"{'answer':<15}{'parser':<20}" + "".join(f"{s:>10,}" for s in sizes)
+    lines = [header, "-" * len(header)]
+    keys = dict.fromkeys((r["piece"], r["parser"]) for r in rows)
+    for piece, parser in keys:
+        times = {
+            r["repeats"]: r["seconds"] for r in rows if (r["piece"], r["parser"]) == (piece, parser)
+        }
+        lines.append(f"{piece:<15}{parser:<20}" + "".join(f"{times[s]:>10.3f}" for s in sizes))
+    return "\n".join(lines)
+
+
 def run(quick: bool = False, n: int | None = None, seed: int = SEED) -> dict[str, Any]:
     """Fuzz every parser family, print the table, return the counts.
 
@@ -182,7 +263,13 @@ def run(quick: bool = False, n: int | None = None, seed: int = SEED) -> dict[str
         f"total: {exceptions} exceptions, {violations} invariant violations, "
         f"{wall:.1f} s wall, {cpu:.1f} s CPU (generation included)"
     )
+    sizes = LONG_SIZES[:2] if quick else LONG_SIZES
+    long = long_answer_times(sizes)
+    print("\n== Parsing long answers: seconds by repeats of a piece (best of 3)")
+    print(_long_table(long))
     return {
+        "long_answers": long,
+        "long_answer_max_s": max(r["seconds"] for r in long),
         "families": len(FAMILIES),
         "parsers": len(results),
         "outputs_per_family": count,
@@ -209,6 +296,7 @@ def summary(result: dict[str, Any]) -> list[str]:
         f"{result['outputs_per_family']} outputs, {result['exceptions']} exceptions",
         f"fuzz invariant violations: {result['violations']}",
         f"fuzz wall s: {result['wall_s']} (CPU {result['cpu_s']})",
+        f"fuzz longest parse of a long answer s: {result['long_answer_max_s']}",
     ]
 
 

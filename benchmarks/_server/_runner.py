@@ -31,7 +31,7 @@ from benchmarks._server._names import (
     MODEL,
     SERVICE,
 )
-from inspect_plural.answer_format import declared_answer_format
+from inspect_plural.answer_format import declared_answer_format, dump_answer_format
 
 __all__ = ["AnswerFormatBridge", "FakeOpenAIServer", "answer_format_bridge"]
 
@@ -62,7 +62,7 @@ class AnswerFormatBridge(Hooks):
         # the config is this call's own copy (Model.generate merges into a new object)
         data.config.extra_body = {
             **(data.config.extra_body or {}),
-            FORMAT_FIELD: answer_format.model_dump(),
+            FORMAT_FIELD: dump_answer_format(answer_format),
         }
 
 

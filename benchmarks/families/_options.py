@@ -18,6 +18,7 @@ from benchmarks._generator import fence, name_variant, prose, quote
 from benchmarks.families._base import Family, require
 from benchmarks.families._contexts import CANDIDATE_NAMES, LABEL_SETS
 from inspect_plural.parsing import (
+    FAILURE_REASONS,
     READ_AS,
     VERDICTS,
     DistributionParse,
@@ -76,7 +77,9 @@ def _check_distribution(parsed: DistributionParse, options: Sequence[str]) -> bo
         require(parsed.distribution is None, "a failure carries a distribution")
         require(bool(parsed.error), "a failure without a reason")
         require(parsed.read_as is None, "a failure says how it was read")
+        require(parsed.failure in FAILURE_REASONS, f"a failure without a reason code {parsed!r}")
         return False
+    require(parsed.failure is None, "a success with a failure reason")
     require(parsed.read_as in READ_AS, f"read_as {parsed.read_as!r}")
     values = sorted((parsed.distribution or {}).values(), reverse=True)
     if parsed.read_as == "text":  # the one option named: probability 1
@@ -137,7 +140,9 @@ def _label(text: str, labels: tuple[str, ...]) -> bool:
     if not answer.parse_ok:
         require(answer.label is None and bool(answer.error), "failure with a label or no reason")
         require(answer.read_as is None, "a failure says how it was read")
+        require(answer.failure in FAILURE_REASONS, f"a failure without a reason code {answer!r}")
         return False
+    require(answer.failure is None, "a success with a failure reason")
     require(answer.label in labels and answer.error is None, f"label {answer.label!r}")
     require(answer.read_as in ("json", "text"), f"read_as {answer.read_as!r}")
     return True

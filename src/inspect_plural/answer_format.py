@@ -6,6 +6,10 @@ Real providers never see it (Inspect does not send message metadata); the offlin
 chance model ``plural/random`` reads it and answers with a uniformly random,
 well-formed answer of exactly that shape. Adding a method therefore means adding
 (or reusing) a format here, never teaching the chance model to read prompts.
+
+A format also carries the filled example its prompt shows (``example``), so that an
+answer copying it is recognised (:mod:`inspect_plural.answer_screen`) and a test's
+scripted model can copy it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai.model import ChatMessage
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from inspect_plural._schema_instance import random_instance
 
 __all__ = [
     "ANSWER_FORMAT_KEY",
@@ -29,6 +35,7 @@ __all__ = [
     "ScoreLinesFormat",
     "TextFormat",
     "declare_answer_format",
+    "dump_answer_format",
     "declared_answer_format",
 ]
 
@@ -36,7 +43,37 @@ ANSWER_FORMAT_KEY = "inspect_plural/answer_format"
 """Key of the answer format in ``ChatMessage.metadata``."""
 
 
-class DistributionFormat(BaseModel):
+class _Format(BaseModel):
+    """What every answer format has: the filled example its prompt shows.
+
+    Attributes:
+        example: The example answer as the prompt shows it (None: the prompt shows none).
+        example_is_answer: Whether the example is nothing but one allowed answer (a copy
+            of it is then an answer like any other).
+
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    example: str | None = None
+    example_is_answer: bool = False
+
+    def copy_is_no_answer(self) -> bool:
+        """Whether an answer identical to the example cannot be an honest answer.
+
+        True where the example holds free text or made-up numbers an honest answer would
+        not repeat; False where it is nothing but an allowed answer
+        (``example_is_answer``: ``{"label": "hate speech"}``, ``3``, ``{"choice": "Plot
+        B"}``): a copy is then indistinguishable from that answer, and the example drawn
+        per sample (:mod:`inspect_plural.prompts._examples`) keeps copying at chance.
+
+        Returns:
+            Whether a copy of the example is refused.
+        """
+        return self.example is not None and not self.example_is_answer
+
+
+class DistributionFormat(_Format):
     """A JSON object mapping every option to a probability (summing to 1).
 
     Attributes:
@@ -47,8 +84,6 @@ class DistributionFormat(BaseModel):
             (CINEMETRIC's role-play; with structured output, strings before it).
 
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["distribution"] = "distribution"
     options: list[str] = Field(min_length=2)
@@ -75,7 +110,7 @@ class DistributionFormat(BaseModel):
         return f"Chance-level answer (plural/random).\n\n```json\n{body}\n```"
 
 
-class LabelFormat(BaseModel):
+class LabelFormat(_Format):
     """A single label of a scale.
 
     Attributes:
@@ -89,8 +124,6 @@ class LabelFormat(BaseModel):
             ``reasoning`` string first).
 
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["label"] = "label"
     labels: list[str] = Field(min_length=2)
@@ -117,7 +150,7 @@ class LabelFormat(BaseModel):
         return f"```json\n{json.dumps({'label': label}, ensure_ascii=False)}\n```"
 
 
-class CharacterListFormat(BaseModel):
+class CharacterListFormat(_Format):
     """A numbered list of movie characters, each with its movie and a rationale.
 
     Each entry is written as ``Character Name: ...``, ``Movie Title: ...`` and
@@ -127,8 +160,6 @@ class CharacterListFormat(BaseModel):
         count: How many characters are asked for.
 
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["characters"] = "characters"
     count: int = Field(ge=1)
@@ -153,7 +184,7 @@ class CharacterListFormat(BaseModel):
         return "\n\n".join(blocks)
 
 
-class JsonFormat(BaseModel):
+class JsonFormat(_Format):
     """A JSON object following a JSON schema (in a fenced block, prose around it allowed).
 
     Used for every structured answer whose fields the method defines: stakeholder
@@ -172,8 +203,6 @@ class JsonFormat(BaseModel):
 
     """
 
-    model_config = ConfigDict(frozen=True)
-
     kind: Literal["json"] = "json"
     json_schema: dict[str, Any]
     prefix_choices: list[str] = Field(default_factory=list)
@@ -189,7 +218,7 @@ class JsonFormat(BaseModel):
             The answer text.
 
         """
-        value = _random_instance(self.json_schema, self.json_schema, rng, 0)
+        value = random_instance(self.json_schema, rng)
         body = json.dumps(value, ensure_ascii=False, indent=2)
         answer = f"Chance-level answer (plural/random).\n\n```json\n{body}\n```"
         if self.prefix_choices and rng.random() < 0.5:
@@ -197,7 +226,7 @@ class JsonFormat(BaseModel):
         return answer
 
 
-class NumberFormat(BaseModel):
+class NumberFormat(_Format):
     """A bare integer score (G-Eval's form filling: the score and nothing else).
 
     The chance model also returns top log-probabilities over the score tokens when the
@@ -208,8 +237,6 @@ class NumberFormat(BaseModel):
         high: The highest score.
 
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["number"] = "number"
     low: int = 1
@@ -228,7 +255,7 @@ class NumberFormat(BaseModel):
         return str(rng.randint(self.low, self.high))
 
 
-class ScoreLinesFormat(BaseModel):
+class ScoreLinesFormat(_Format):
     """Free-text evidence then one ``<Dimension> score: X`` line per dimension (ChatEval).
 
     Attributes:
@@ -237,8 +264,6 @@ class ScoreLinesFormat(BaseModel):
         high: The highest score.
 
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["score_lines"] = "score_lines"
     titles: list[str] = Field(min_length=1)
@@ -259,10 +284,8 @@ class ScoreLinesFormat(BaseModel):
         return "Evaluation evidence: chance-level answer (plural/random).\n" + "\n".join(lines)
 
 
-class TextFormat(BaseModel):
+class TextFormat(_Format):
     """Free text with no required structure (a discussion turn, a running summary)."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["text"] = "text"
 
@@ -277,53 +300,6 @@ class TextFormat(BaseModel):
 
         """
         return f"Chance-level remark {rng.randint(1, 10_000)} (plural/random)."
-
-
-_MAX_DEPTH = 8
-
-
-def _random_instance(
-    schema: dict[str, Any], root: dict[str, Any], rng: random.Random, depth: int
-) -> Any:
-    """A random value of a JSON schema (the subset pydantic writes)."""
-    if "$ref" in schema:
-        name = str(schema["$ref"]).rsplit("/", 1)[-1]
-        return _random_instance(root.get("$defs", {})[name], root, rng, depth + 1)
-    if "enum" in schema:
-        return rng.choice(list(schema["enum"]))
-    if "const" in schema:
-        return schema["const"]
-    for key in ("anyOf", "oneOf"):
-        if key in schema:
-            options = [o for o in schema[key] if o.get("type") != "null"] or schema[key]
-            return _random_instance(options[0], root, rng, depth + 1)
-    kind = schema.get("type", "string")
-    if kind == "object":
-        properties: dict[str, Any] = schema.get("properties", {})
-        value = {
-            name: _random_instance(sub, root, rng, depth + 1) for name, sub in properties.items()
-        }
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, dict) and not properties and depth < _MAX_DEPTH:
-            for i in range(rng.randint(1, 3)):
-                value[f"demo_{i + 1}"] = _random_instance(extra, root, rng, depth + 1)
-        return value
-    if kind == "array":
-        low = int(schema.get("minItems", 1))
-        high = int(schema.get("maxItems", max(low, 3)))
-        count = rng.randint(low, high) if depth < _MAX_DEPTH else low
-        return [
-            _random_instance(schema.get("items", {}), root, rng, depth + 1) for _ in range(count)
-        ]
-    if kind == "integer":
-        return rng.randint(int(schema.get("minimum", 1)), int(schema.get("maximum", 5)))
-    if kind == "number":
-        return round(
-            rng.uniform(float(schema.get("minimum", 0)), float(schema.get("maximum", 1))), 3
-        )
-    if kind == "boolean":
-        return rng.random() < 0.5
-    return f"chance-level text {rng.randint(1, 10_000)}"
 
 
 AnyFormat = (
@@ -343,6 +319,23 @@ AnswerFormat = Annotated[AnyFormat, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[AnyFormat] = TypeAdapter(AnswerFormat)
 
 
+def dump_answer_format(answer_format: AnyFormat) -> dict[str, Any]:
+    """A format as JSON values, its example fields only when set (every prompt's is logged).
+
+    Args:
+        answer_format: The format.
+
+    Returns:
+        The dump :func:`declared_answer_format` reads back.
+    """
+    unset = set()
+    if answer_format.example is None:
+        unset.add("example")
+    if not answer_format.example_is_answer:
+        unset.add("example_is_answer")
+    return answer_format.model_dump(exclude=unset)
+
+
 def declare_answer_format(message: ChatMessage, answer_format: AnyFormat) -> ChatMessage:
     """Attach an answer format to the message that asks for the answer.
 
@@ -356,7 +349,7 @@ def declare_answer_format(message: ChatMessage, answer_format: AnyFormat) -> Cha
     """
     message.metadata = {
         **(message.metadata or {}),
-        ANSWER_FORMAT_KEY: answer_format.model_dump(),
+        ANSWER_FORMAT_KEY: dump_answer_format(answer_format),
     }
     return message
 

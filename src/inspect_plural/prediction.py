@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar
 
@@ -10,9 +12,9 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_jsonable_python
 from typing_extensions import Self
 
-from inspect_plural.parsing import ReadAs
+from inspect_plural.parsing import FailureReason, ReadAs
 
-__all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord"]
+__all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord", "main_failure"]
 
 _SNAPSHOT = "inspect_plural_snapshot"
 """Validation-context flag of :meth:`StoredRecord.read`."""
@@ -40,6 +42,9 @@ class ModelAnswer(BaseModel):
         schema_name: The name of the JSON schema structured output constrained the answer
             to (``label``, ``distribution``, ...; see :mod:`inspect_plural.structured`);
             None when the call was not constrained.
+        failure: Why the answer is not one (``echo``, ``copied_example``, ``hedge``,
+            ``truncated``, ...; see :data:`inspect_plural.parsing.FailureReason`); None
+            when it parsed, or for records written before the field existed.
 
     """
 
@@ -56,6 +61,20 @@ class ModelAnswer(BaseModel):
     order: str | None = None
     read_as: ReadAs | None = None
     schema_name: str | None = None
+    failure: FailureReason | None = None
+
+
+def main_failure(reasons: Iterable[FailureReason | None]) -> FailureReason | None:
+    """The failure reason of a prediction: the most frequent of its answers' (first on ties).
+
+    Args:
+        reasons: The failure reasons of its failed answers (None entries are skipped).
+
+    Returns:
+        The reason, or None when there is none.
+    """
+    counts = Counter(r for r in reasons if r is not None)
+    return counts.most_common(1)[0][0] if counts else None
 
 
 class PanelScores(BaseModel):
@@ -224,6 +243,9 @@ class Prediction(StoredRecord):
         panels: Per panel (stakeholder group, referee team), its members' initial and
             final scores, for agreement metrics and cost per group.
         initial_scores: The prediction per dimension before any discussion (debates).
+        flags: Notes on how the prediction was made.
+        failure: Why there is no prediction, when ``parse_ok`` is False (the most
+            frequent reason of its failed answers, or the method's own: ``no_panel``).
 
     """
 
@@ -243,6 +265,7 @@ class Prediction(StoredRecord):
     panels: dict[str, PanelScores] = Field(default_factory=dict)
     initial_scores: dict[str, float] = Field(default_factory=dict)
     flags: list[str] = Field(default_factory=list)
+    failure: FailureReason | None = Field(default=None)
 
     sparse_fields: ClassVar[frozenset[str]] = frozenset(
         {
@@ -256,5 +279,6 @@ class Prediction(StoredRecord):
             "panels",
             "initial_scores",
             "flags",
+            "failure",
         }
     )

@@ -39,7 +39,7 @@ OFFICIAL = {
     "wasserstein": {"wasserstein", "norm_abs_distance"},
 }
 """Each official soft metric -> the distribution metrics the lewidi preset logs."""
-OTHER = {"parse_failures", "failed_answers", "calls_per_sample", "tokens_per_sample"}
+OTHER = {"parse_failures", "failed_answers", "failed/any", "calls_per_sample", "tokens_per_sample"}
 
 
 def _eval(tasks: list[Task], tmp_path: Path, limit: int | None = 4) -> list[EvalLog]:

@@ -43,6 +43,7 @@ from tests.conftest import score_value as _value
 from inspect_plural.errors import UserError
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
+from inspect_plural.scorers.personal._review_metrics import chance_abs_error
 from inspect_plural.sources.perse import (
     clean_review,
     load_per_doc,
@@ -104,7 +105,8 @@ def _check_pooled(
 ) -> None:
     """The logged correlations, accuracy and MAE equal scipy's / numpy's on the pairs.
 
-    A ``failed`` row (its prediction stands in for a missing answer) is never exact.
+    A ``failed`` row (its prediction stands in for a missing answer) is never exact, and
+    adds a uniformly random score's expected error to the MAE (never less than chance).
     """
     for name, function in CORRELATIONS.items():
         assert metrics[name] == pytest.approx(function(preds, golds)[0], abs=1e-12), name
@@ -113,7 +115,11 @@ def _check_pooled(
         not f and math.floor(p + 0.5) == g for p, g, f in zip(preds, golds, failed, strict=True)
     ]
     assert metrics["accuracy"] == pytest.approx(sum(exact) / len(exact))
-    assert metrics["mae"] == pytest.approx(fmean(abs(p - g) for p, g in zip(preds, golds)))
+    errors = [
+        chance_abs_error(g, 1, 10) if f else abs(p - g)
+        for p, g, f in zip(preds, golds, failed, strict=True)
+    ]
+    assert metrics["mae"] == pytest.approx(fmean(errors))
     assert metrics["n"] == len(preds)
 
 

@@ -71,7 +71,8 @@ def test_default_log_has_at_most_25_metrics(task: str, method: str, tmp_path: Pa
     assert _count(log) <= MAX_HEADLINE_METRICS
     dims = DIMENSIONS[task]
     expected = {f"{d}/{c}" for d in dims for c in CORRELATIONS}
-    expected |= {"parse_failures", "calls_per_sample", "tokens_per_sample"}
+    expected |= {"parse_failures", "failed_answers", "failed/any"}
+    expected |= {"calls_per_sample", "tokens_per_sample"}
     assert set(_metrics(log)) == expected
     meta = log.eval.metadata or {}
     assert method_of(log) == method  # the method is the log's plan, not task metadata

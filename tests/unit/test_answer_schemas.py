@@ -14,6 +14,7 @@ import random
 import pytest
 from inspect_ai.model import GenerateConfig, get_model
 
+from inspect_plural._schema_instance import random_instance
 from inspect_plural.answer_format import (
     CharacterListFormat,
     DistributionFormat,
@@ -22,7 +23,6 @@ from inspect_plural.answer_format import (
     NumberFormat,
     ScoreLinesFormat,
     TextFormat,
-    _random_instance,
 )
 from inspect_plural.parsing import parse_characters, parse_distribution, parse_label
 from inspect_plural.rating_parsing import parse_review
@@ -37,7 +37,7 @@ from inspect_plural.structured import (
 
 
 def _random_answer(schema: dict[str, object], seed: int) -> str:
-    return json.dumps(_random_instance(schema, schema, random.Random(seed), 0))
+    return json.dumps(random_instance(schema, random.Random(seed)))
 
 
 def test_a_label_is_an_enum_after_the_reasoning_the_prompt_asks_for() -> None:

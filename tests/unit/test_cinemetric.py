@@ -50,6 +50,8 @@ class Script:
     calls: Counter[str] = Counter()
     prompts: list[str] = []
     roleplay_seeds: list[int | None] = []
+    selection: str | None = None  # a fixed selection answer instead of the rounds' names
+    verdict: str | None = None  # a fixed validation answer instead of VALID/INVALID
 
 
 @modelapi(name="scripted")
@@ -75,7 +77,7 @@ class ScriptedAPI(ScriptedModelAPI):
         if isinstance(declared, CharacterListFormat):
             Script.calls[f"{self.model_name}:select"] += 1
             names = ROUND_2 if "already considered" in text else ROUND_1
-            content = "\n\n".join(
+            content = Script.selection or "\n\n".join(
                 f"Character Name: {n}\nMovie Title: Film of {n}\nReasoning: because {n}"
                 for n in names[: declared.count]
             )
@@ -83,7 +85,7 @@ class ScriptedAPI(ScriptedModelAPI):
             Script.calls[f"{self.model_name}:validate"] += 1
             name = re.search(r'"([^"]+)" is a character', text)
             assert name is not None
-            content = "VALID" if name.group(1) in Script.valid else "INVALID"
+            content = Script.verdict or ("VALID" if name.group(1) in Script.valid else "INVALID")
         elif isinstance(declared, DistributionFormat):
             Script.calls[f"{self.model_name}:roleplay"] += 1
             who = re.search(r"You are (\w+) from", text)
@@ -108,6 +110,8 @@ def _reset() -> None:
     Script.calls = Counter()
     Script.prompts = []
     Script.roleplay_seeds = []
+    Script.selection = None
+    Script.verdict = None
 
 
 def _samples(annotators: int, per_annotator: int) -> list[Sample]:
@@ -223,6 +227,28 @@ def test_short_panel_is_completed_with_unvalidated_characters_and_recorded() -> 
     assert [c["validated"] for c in characters] == [True, False, False]
     assert "completed with 2 unvalidated" in _store(sample, "CharacterPanel:status")
     assert _calls(sample) == 12 + 3  # two full rounds, then the three role-plays
+
+
+def test_the_prompts_example_character_is_refused_and_no_panel_fails_the_samples() -> None:
+    # SmolLM2 on HS-Brexit (issue 34): it listed the prompt's example character, the
+    # validator answered a sentence, and the panel of that one unvalidated character
+    # role-played every sample ("completed with 1 unvalidated")
+    Script.selection = (
+        "Character Name: Marge Gunderson\nMovie Title: Fargo (1996)\n"
+        "Reasoning: The character's aspect: Their sense of fairness."
+    )
+    Script.verdict = "The character is a police chief who is known for her fairness."
+    log = _run(_samples(1, 2), max_selection_rounds=2)
+    assert log.samples is not None
+    assert Script.calls == Counter({"main:select": 2})  # nothing validated, nothing role-played
+    for sample in log.samples:
+        assert _store(sample, "CharacterPanel:characters") == []
+        [score] = (sample.scores or {}).values()
+        assert (score.metadata or {}).get("failure") == "no_panel"
+        assert values_of(score)["parse_ok"] == 0.0
+    status = _store(log.samples[0], "CharacterPanel:status")
+    assert "listed the prompt's example character (refused)" in status
+    assert "no character could be read" in status
 
 
 def test_single_selection_round_when_max_rounds_is_one() -> None:

@@ -31,6 +31,8 @@ LAYERS: dict[str, int] = {
             "options",
             "prediction",
             "answer_format",
+            "answer_screen",
+            "_schema_instance",
             "parsing",
             "rating_parsing",
             "label_sets",

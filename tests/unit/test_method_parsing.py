@@ -9,9 +9,11 @@ and the answer helpers of the annotator-level solvers (``response_format``,
 
 from __future__ import annotations
 
+import json
 import random
 import string
 import unicodedata
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -30,11 +32,11 @@ from inspect_plural.parsing import (
     parse_verdict,
 )
 from inspect_plural.prediction import ModelAnswer
+from inspect_plural.prompts import example_choice, example_distribution
 from inspect_plural.solvers._answers import (
     combine,
     parse_answer,
     response_format,
-    uniform_example,
 )
 
 ORDINAL = ["0", "1", "2", "3", "4"]
@@ -134,7 +136,7 @@ def test_braces_in_reasoning_do_not_hide_the_answer_line() -> None:
         ("Answer: 7", ORDINAL, "'7' is not one of"),
         ("Answer: 10", ORDINAL, "'10' is not one of"),
         ('```json\n{"label": "5"}\n```', ORDINAL, "'5' is not one of"),
-        ('{"label": ["1", "2"]}', ORDINAL, "is not a single label"),
+        ('{"label": ["1", "2"]}', ORDINAL, "holds several labels"),
         ('{"label": null}', ORDINAL, "is not a single label"),
         ("Answer: N/A", ORDINAL, "'N/A' is not one of"),
         # a JSON label decides even when invalid, although a valid line follows
@@ -430,20 +432,33 @@ def test_response_format_label_json() -> None:
     assert fmt.labels == ORDINAL
     assert fmt.fields == []
     assert text.startswith("First think briefly")
-    # the literal allowed values, and a filled example (the first label), no placeholder
+    # the literal allowed values, and a filled example (a label drawn for the key), no
+    # placeholder
     assert 'spelled as listed: "0", "1", "2", "3", "4"' in text
+    label = example_choice(ORDINAL, "")
     assert text.endswith(
-        'For example, an answer choosing the first label ends with:\n\n```json\n{"label": "0"}\n```'
+        "For example (the label only illustrates the format), an answer could end with:"
+        f'\n\n```json\n{{"label": "{label}"}}\n```'
     )
+    assert fmt.example == f'{{"label": "{label}"}}' and not fmt.copy_is_no_answer()
     assert "<" not in text
 
 
+def test_the_example_label_is_drawn_per_sample_and_favours_none() -> None:
+    drawn = Counter(
+        json.loads(str(response_format("label", OPINION, example_key=str(i))[1].example))["label"]
+        for i in range(2000)
+    )
+    assert set(drawn) == set(OPINION)
+    assert max(drawn.values()) / min(drawn.values()) < 1.3
+
+
 def test_response_format_label_json_without_reasoning() -> None:
-    text, fmt = response_format("label", OPINION, reasoning=False)
+    text, fmt = response_format("label", OPINION, reasoning=False, example_key="k")
     assert isinstance(fmt, LabelFormat)
     assert fmt.style == "json"
     assert text.startswith("Give no analysis.")
-    assert '{"label": "Strongly agree"}' in text
+    assert f'{{"label": "{example_choice(OPINION, "k")}"}}' in text
 
 
 def test_response_format_label_lines_with_fields() -> None:
@@ -458,14 +473,16 @@ def test_response_format_label_lines_with_fields() -> None:
     assert fmt.labels == OPINION
     assert "- Reasoning: why\n- Character's aspect: which side of the character\n" in text
     assert 'spelled as listed: "Strongly agree", "Somewhat agree"' in text
+    label = example_choice(OPINION, "")
     assert text.endswith(
         "Reasoning: It fits.\nCharacter's aspect: Which side of the character.\n"
-        "Answer: Strongly agree"
+        f"Answer: {label}"
     )
     assert "[" not in text and "<" not in text
-    example = text.split("illustrates the format):\n\n")[1]
+    example = text.split("illustrate the format):\n\n")[1]
+    assert fmt.example == example and fmt.copy_is_no_answer()
     parsed = parse_answer(example, OPINION, "label", aspect_field="Character's aspect")
-    assert parsed.label == "Strongly agree" and parsed.aspect == "Which side of the character."
+    assert parsed.label == label and parsed.aspect == "Which side of the character."
 
 
 @pytest.mark.parametrize("fields", [(), (("Reasoning", "why"),)])
@@ -474,20 +491,29 @@ def test_response_format_distribution(fields: tuple[tuple[str, str], ...], reaso
     text, fmt = response_format("distribution", ORDINAL, reasoning=reasoning, fields=fields)
     assert isinstance(fmt, DistributionFormat)
     assert fmt.options == ORDINAL
-    example = '{"0": 0.2, "1": 0.2, "2": 0.2, "3": 0.2, "4": 0.2}'
+    example = json.dumps(example_distribution(ORDINAL, ""))
+    assert fmt.example == example
     assert text.endswith(f"```json\n{example}\n```")
     assert ("Reasoning: Why." in text) == bool(fields)
     assert "<" not in text and "..." not in text
-    parsed = parse_answer(text, ORDINAL, "distribution")  # the example parses, uniform
+    parsed = parse_answer(text, ORDINAL, "distribution")  # the example parses
     assert parsed.parse_ok and parsed.read_as == "json" and not parsed.renormalised
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 11, 40])
-def test_uniform_example_sums_to_one_and_favours_no_label_by_more_than_a_hundredth(n: int) -> None:
-    example = uniform_example([f"label {i}" for i in range(n)])
-    assert sum(example.values()) == pytest.approx(1.0)
-    assert max(example.values()) - min(example.values()) <= 0.01 + 1e-9
-    assert list(example.values()) == sorted(example.values(), reverse=True)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 11, 40, 41])
+def test_example_distribution_sums_to_one_with_no_round_share_and_favours_none(n: int) -> None:
+    names = [f"label {i}" for i in range(n)]
+    tops: Counter[str] = Counter()
+    for key in range(300):
+        example = example_distribution(names, str(key))
+        assert list(example) == names
+        assert sum(example.values()) == pytest.approx(1.0)
+        assert all(v > 0 for v in example.values())
+        if n <= 10:  # an honest answer's round shares never equal the example's
+            assert all(round(v * 100) % 5 for v in example.values())
+        tops[max(example, key=example.__getitem__)] += 1
+    if n <= 4:
+        assert min(tops[name] for name in names) > 300 / n / 2
 
 
 # ------------------------------------------------------------------------------ parse_answer

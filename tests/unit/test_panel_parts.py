@@ -26,6 +26,7 @@ from inspect_plural.scorers.panel._rubric import (
     parse_dimensions,
     rubric_dimensions,
 )
+from inspect_plural.solvers._ratings import scores_example
 from inspect_plural.solvers.debate._score_format import (
     parse_dimension_scores,
     scale_instruction,
@@ -216,7 +217,9 @@ def test_other_scales_are_asked_and_checked_per_dimension() -> None:
     assert schema["properties"]["safety"] == {"type": "integer", "minimum": 0, "maximum": 3}
     instruction = scale_instruction(dims)
     assert '"safety" from 0 (worst) to 3 (best)' in instruction
-    assert '{"helpfulness": 3, "safety": 1}' in instruction and "<" not in instruction
+    example = json.dumps(scores_example(dims, ""))
+    assert f"```json\n{example}\n```" in instruction and "<" not in instruction
+    assert 0 <= json.loads(example)["safety"] <= 3
     ok = parse_dimension_scores('{"feedback": "fine", "helpfulness": 5, "safety": 0}', dims)
     assert ok.ok and ok.scores == {"helpfulness": 5.0, "safety": 0.0}
     assert ok.fields == {"feedback": "fine"}

@@ -457,11 +457,15 @@ def test_review_records_how_it_was_read(text: str, read_as: str, review: str | N
 
 
 def test_a_review_copying_the_prompts_example_is_a_failure() -> None:
-    from inspect_plural.prompts import load_template
     from inspect_plural.rating_parsing import EXAMPLE_REVIEW
+    from inspect_plural.records import ReviewSampleMetadata
+    from inspect_plural.solvers.perse import render_review_prompt
+    from inspect_plural.tasks.perse import per_mpst
 
-    template = load_template("perse_review.txt", {"history", "plot", "low", "high"}, set())
-    assert EXAMPLE_REVIEW in template  # the example the parser recognises is the prompt's
+    metadata = ReviewSampleMetadata.model_validate(per_mpst(demo=True).dataset[0].metadata)
+    # the example the parser recognises is the prompt's
+    assert EXAMPLE_REVIEW in render_review_prompt(metadata)
     copied = parse_review(f'{{"review": "{EXAMPLE_REVIEW}", "score": 1}}')
     assert not copied.ok and copied.error == "the answer copies the prompt's example"
+    assert copied.failure == "copied_example"
     assert parse_review(f'{{"review": "{EXAMPLE_REVIEW} Yet the end works.", "score": 4}}').ok

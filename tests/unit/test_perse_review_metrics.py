@@ -237,3 +237,20 @@ def test_cold_starts_and_undefined_correlations_stay_in_the_headline() -> None:
     assert isinstance(headline, dict)
     assert headline["cold_start"] == 1.0 and headline["pearson_undefined"] == 1.0
     assert math.isnan(headline["pearson"])
+
+
+def _row(gold: float, pred: float | None) -> SampleScore:
+    value = {"gold": gold, "parse_ok": float(pred is not None)}
+    if pred is not None:
+        value |= {"pred": pred, "exact": float(pred == gold)}
+    return SampleScore(score=Score(value=value), sample_id=str(gold))
+
+
+def test_a_failed_review_never_beats_a_random_score_in_the_mae() -> None:
+    # worked example: gold 7 on 1-10; a uniform guess is off by
+    # (6+5+4+3+2+1+0+1+2+3)/10 = 2.7 on average; the midpoint 5.5 only by 1.5
+    rows = [_row(7.0, None), _row(3.0, 4.0)]
+    report = review_summary(rows, failures="midpoint", low=1, high=10)
+    assert report["mae"] == pytest.approx((2.7 + 1.0) / 2)
+    assert report["accuracy"] == pytest.approx(0.0)
+    assert review_summary(rows, failures="drop")["mae"] == pytest.approx(1.0)

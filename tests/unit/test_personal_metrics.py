@@ -94,7 +94,9 @@ def test_review_summary_midpoint_substitutes_5_5_and_counts_the_row_wrong() -> N
     assert report["spearman"] == pytest.approx(spearmanr(preds, golds).statistic)
     assert report["kendall"] == pytest.approx(kendalltau(preds, golds, variant="b").statistic)
     assert report["accuracy"] == pytest.approx(2 / 6)
-    assert report["mae"] == pytest.approx((1 + 0 + 1 + 1 + 0 + 0.5) / 6)
+    # the failed row (gold 6) adds a random score's expected error, (5+4+3+2+1+0+1+2+3+4)/10
+    # = 2.5, not the midpoint's 0.5: a failure never beats chance
+    assert report["mae"] == pytest.approx((1 + 0 + 1 + 1 + 0 + 2.5) / 6)
     assert report["n"] == 6
     assert report["pearson"] != pytest.approx(review_summary(_rows(), "drop")["pearson"])
 
@@ -102,7 +104,8 @@ def test_review_summary_midpoint_substitutes_5_5_and_counts_the_row_wrong() -> N
 def test_review_summary_midpoint_follows_the_scale() -> None:
     rows = [_row(2.0, 2.0), _row(4.0, 5.0), _row(None, 1.0)]
     report = review_summary(rows, failures="midpoint", low=1, high=5)
-    assert report["mae"] == pytest.approx((0 + 1 + 2) / 3)  # the failure predicts 3
+    # the failure (gold 1 on 1-5) adds a random score's expected error (0+1+2+3+4)/5 = 2
+    assert report["mae"] == pytest.approx((0 + 1 + 2) / 3)
 
 
 def test_review_summary_constant_predictions_are_undefined() -> None:
@@ -365,7 +368,7 @@ def test_review_scorer_feeds_review_summary() -> None:
     report = review_summary(scores, "midpoint")
     assert report["n"] == 3
     assert report["accuracy"] == pytest.approx(1 / 3)
-    assert report["mae"] == pytest.approx((0.5 + 1.0 + 0.5) / 3)
+    assert report["mae"] == pytest.approx((0.5 + 1.0 + 2.5) / 3)  # the failure: chance error
     assert report["pearson"] == pytest.approx(pearsonr([7.5, 3.0, 5.5], [8, 2, 6]).statistic)
 
 

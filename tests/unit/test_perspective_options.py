@@ -96,7 +96,7 @@ def test_accuracy_by_trait_forms_no_unknown_group() -> None:
 def test_the_version_is_eval_yaml_s_not_a_user_option() -> None:
     from inspect_plural.tasks.panels import storysparkqa
 
-    assert dices(demo=True).version == "1-A"
+    assert dices(demo=True).version == "2-A"
     for build in (dices, storysparkqa):
         with pytest.raises(ValueError, match=r"option version: is not a task option"):
             build(demo=True, version="9-Z")

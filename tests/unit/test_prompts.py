@@ -6,7 +6,7 @@ import pytest
 
 from inspect_plural.prompts import PromptTemplateError
 from inspect_plural.records import RoleCandidate, RoleExample, RoleSampleMetadata
-from inspect_plural.solvers.role_identification import render_role_prompt
+from inspect_plural.solvers.role_identification import json_skeleton, render_role_prompt
 
 CANDIDATES = [
     RoleCandidate(name="Ann Vale", profile="A sailor."),
@@ -33,8 +33,10 @@ def test_default_prompt_has_the_papers_structure() -> None:
     positions = [prompt.index(s) for s in sections]
     assert positions == sorted(positions)
     assert "## 1. Ann Vale\nA sailor." in prompt and "## 2. Bo\nA cook." in prompt
-    # a filled example over the literal names (uniform), never a placeholder to copy
-    assert '{\n  "Ann Vale": 0.5,\n  "Bo": 0.5\n}' in prompt
+    # a filled example over the literal names (made-up, drawn per sample), never a
+    # placeholder to copy
+    assert f"```json\n{json_skeleton(_metadata())}\n```" in prompt
+    assert '"Ann Vale": 0.' in json_skeleton(_metadata())
     assert "<" not in prompt
     assert "step by step" in prompt
     assert "step by step" not in render_role_prompt(_metadata(), reasoning=False)

@@ -82,6 +82,7 @@ def test_scorer_values_and_metadata() -> None:
         "tokens": 900.0,
         "n_answers": 2.0,
         "failed_answers": 1.0,
+        "failed/no_answer": 1.0,  # an answer recorded without a reason
     }
     assert sample.score.answer == "4"
     metadata = sample.score.metadata or {}
@@ -218,18 +219,21 @@ def test_rating_cost_and_full_metric_list() -> None:
     assert cost["tokens/Parents"] == pytest.approx(a["tokens"][ok].mean())
 
     metrics = rating_metrics("per_item", True, "interval", "all", metrics="full")
-    # correlations (final, initial), alpha, parse failures, cost, cost per panel
-    assert len(metrics) == 6
+    # correlations (final, initial), alpha, parse failures, failed answers and their
+    # reasons, cost, cost per panel
+    assert len(metrics) == 8
     results = [cast(MetricProtocol, m)(scores) for m in metrics]
     assert results[3] == 2.0  # parse_failures
     alpha = cast(dict[str, float], results[2])
     assert "alpha/Parents/initial/overall" in alpha
     assert alpha["alpha/Parents/final_undefined"] == 1.0  # everybody said 3
-    assert results[4] == {  # cost: the per-sample model_calls and tokens, means
+    assert math.isnan(results[4])  # failed_answers: these samples record no answers
+    assert results[5] == {"failed/any": 0.0}
+    assert results[6] == {  # cost: the per-sample model_calls and tokens, means
         "calls_per_sample": pytest.approx(a["calls"].mean()),
         "tokens_per_sample": pytest.approx(a["tokens"].mean()),
     }
-    assert results[5] == {
+    assert results[7] == {
         "calls/Parents": pytest.approx(a["calls"][ok].mean()),
         "tokens/Parents": pytest.approx(a["tokens"][ok].mean()),
     }

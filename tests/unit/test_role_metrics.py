@@ -409,10 +409,12 @@ def test_corpus_default_via_role_metrics() -> None:
     config = resolve_role_config("default")
     assert config == ROLE_PRESETS["default"] == RoleMetricConfig()
     metrics = role_metrics(config)
-    assert len(metrics) == len(DEFAULT_EXPECTED) + 1  # and calls and tokens per sample
+    # and the failures by reason, and calls and tokens per sample
+    assert len(metrics) == len(DEFAULT_EXPECTED) + 2
     scores = _corpus(config)
     got = [m(scores) for m in metrics]
-    assert got[:-1] == pytest.approx(list(DEFAULT_EXPECTED.values()))
+    assert got[:-2] == pytest.approx(list(DEFAULT_EXPECTED.values()))
+    assert got[-2] == {"failed/any": 0.0}  # the corpus's failed sample records no answers
     assert set(got[-1]) == {"calls_per_sample", "tokens_per_sample"}
 
 
@@ -434,7 +436,8 @@ def test_corpus_personaeval_via_role_metrics() -> None:
     assert config.tie_break == "personaeval" and config.rank_method == "personaeval"
     assert config.brier_normalize == "mean_over_classes"
     scores = _corpus(config)
-    got = [m(scores) for m in role_metrics(config)][:-1]  # the last: calls and tokens
+    # the last two: the failures by reason, and calls and tokens
+    got = [m(scores) for m in role_metrics(config)][:-2]
     assert got == pytest.approx(list(_personaeval_expected().values()))
 
 

@@ -215,7 +215,9 @@ def test_the_prompt_holds_the_item_the_labels_the_profile_and_a_filled_example()
     assert "Perspective: notices tone." in text and "Stakeholder group: Gender" in text
     assert "reply: Lovely, more rain." in text and "Is it ironic?" in text
     assert '"not ironic", "ironic"' in text  # the literal labels
-    assert '{"label": "not ironic"}' in text  # a filled example, no placeholder
+    # a filled example (a label drawn for the item and persona), no placeholder
+    assert declared.example is not None and f"```json\n{declared.example}\n```" in text
+    assert json.loads(declared.example)["label"] in ("not ironic", "ironic")
     assert "<" not in text and ">" not in text
     assert isinstance(declared, LabelFormat) and declared.labels == SCALE.labels
     assert "Give no analysis" in render_vote_prompt(_metadata(), MEMBER, reasoning=False)[0]

@@ -24,12 +24,12 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_plural._schema_instance import random_instance
 from inspect_plural.answer_format import (
     JsonFormat,
     NumberFormat,
     ScoreLinesFormat,
     TextFormat,
-    _random_instance,
     declared_answer_format,
 )
 from inspect_plural.errors import UserError, closest
@@ -153,7 +153,7 @@ class RandomModelAPI(ModelAPI):
             if config.logprobs and isinstance(answer_format, NumberFormat):
                 content, logprobs = _score_logprobs(answer_format, rng, config.top_logprobs)
             elif schema is not None:
-                content = json.dumps(_random_instance(schema, schema, rng, 0), ensure_ascii=False)
+                content = json.dumps(random_instance(schema, rng), ensure_ascii=False)
             else:
                 content = answer_format.random_answer(rng)
                 if self.answer_tokens and isinstance(

@@ -13,8 +13,9 @@ element. Every parse records how it was read (``read_as``: ``json``, ``text`` or
 ``ranked``), so a caller that wants the official strictness can refuse the rest.
 
 The parsers live in private modules by concept (JSON, names, free-text mentions,
-rankings, distributions, labels, fixed choices, character lists); every public name is
-importable from here.
+rankings, distributions, labels, fixed choices, character lists, echoes and copied
+examples); every public name is importable from here. A failed parse says why
+(:data:`FailureReason`).
 """
 
 from __future__ import annotations
@@ -31,25 +32,50 @@ from inspect_plural.parsing._distribution import (
     DistributionParse,
     parse_distribution,
 )
-from inspect_plural.parsing._json import extract_json_object, join_surrogate_escapes
+from inspect_plural.parsing._echo import (
+    ECHO_ANSWER_SHARE,
+    ECHO_NGRAM,
+    ECHO_PROMPT_SHARE,
+    ECHO_STRETCH_WORDS,
+    EchoCheck,
+    copies_example,
+    echo_check,
+)
+from inspect_plural.parsing._json import (
+    MAX_ANSWER_CHARS,
+    answer_text,
+    extract_json_object,
+    join_surrogate_escapes,
+)
 from inspect_plural.parsing._labels import LABEL_KEYS, LabelParse, match_label, parse_label
 from inspect_plural.parsing._mentions import Mentions, find_mentions
 from inspect_plural.parsing._names import match_option
 from inspect_plural.parsing._ranked import rank_weights, ranked_candidates
-from inspect_plural.parsing._types import READ_AS, ReadAs
+from inspect_plural.parsing._types import FAILURE_REASONS, READ_AS, FailureReason, ReadAs
 
 __all__ = [
+    "ECHO_ANSWER_SHARE",
+    "ECHO_NGRAM",
+    "ECHO_PROMPT_SHARE",
+    "ECHO_STRETCH_WORDS",
+    "FAILURE_REASONS",
     "LABEL_KEYS",
+    "MAX_ANSWER_CHARS",
     "PLOT_CHOICES",
     "READ_AS",
     "SUM_TOLERANCE",
     "VERDICTS",
     "CharacterParse",
     "DistributionParse",
+    "EchoCheck",
+    "FailureReason",
     "LabelParse",
     "Mentions",
     "ReadAs",
+    "answer_text",
     "character_key",
+    "copies_example",
+    "echo_check",
     "extract_field",
     "extract_json_object",
     "find_mentions",

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import json_repair
 
-from inspect_plural.parsing._json import join_surrogate_escapes, json_candidates
+from inspect_plural.parsing._json import answer_text, join_surrogate_escapes, json_candidates
 from inspect_plural.parsing._labels import WRAPPING
 from inspect_plural.parsing._names import tokens
 
@@ -71,7 +70,7 @@ def parse_characters(text: str) -> list[CharacterParse]:
     Returns:
         The characters in listed order (empty when none could be read).
     """
-    text = unicodedata.normalize("NFKC", text or "")
+    text = answer_text(text)
     found: list[CharacterParse] = []
     starts = [m.start() for m in _FIELD_START.finditer(text)]
     for i, start in enumerate(starts):
@@ -146,7 +145,7 @@ def extract_field(text: str, name: str) -> str | None:
         r"^[\s>*#_`~-]*" + r"[\W_]*".join(map(re.escape, tokens(name))) + r"[\s*_`]*[:：](.*)$",
         re.IGNORECASE,
     )
-    lines = unicodedata.normalize("NFKC", text or "").splitlines()
+    lines = answer_text(text).splitlines()
     value: str | None = None
     for i, line in enumerate(lines):
         match = pattern.match(line)
@@ -164,7 +163,7 @@ def extract_field(text: str, name: str) -> str | None:
 def _json_field(text: str, name: str) -> str | None:
     """The string a JSON object of the answer gives under the field's name (any spelling)."""
     wanted = "".join(tokens(name))
-    for candidate in reversed(json_candidates(unicodedata.normalize("NFKC", text or ""))):
+    for candidate in reversed(json_candidates(answer_text(text))):
         try:
             value = json_repair.loads(join_surrogate_escapes(candidate))
         except Exception:  # json_repair can raise on pathological input

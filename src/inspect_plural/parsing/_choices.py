@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from inspect_plural.parsing._json import extract_json_object
+from inspect_plural.parsing._json import answer_text, extract_json_object
 from inspect_plural.parsing._labels import LABEL_KEYS, LabelParse, answer_lines, parse_label
 from inspect_plural.parsing._names import tokens
 from inspect_plural.parsing._types import ReadAs
@@ -32,7 +31,7 @@ def parse_verdict(text: str) -> LabelParse:
     parsed = parse_label(text, list(VERDICTS))
     if parsed.ok:
         return parsed
-    opening = _LEADING_VERDICT.match(unicodedata.normalize("NFKC", text or ""))
+    opening = _LEADING_VERDICT.match(answer_text(text))
     if opening:  # "VALID - because ...": the verdict, then an explanation
         return LabelParse(ok=True, label=opening.group(1).upper(), read_as="text")
     words = tokens(text or "")
@@ -67,7 +66,7 @@ def parse_choice(text: str) -> LabelParse:
     Returns:
         The parse result with a label of :data:`PLOT_CHOICES`.
     """
-    text = unicodedata.normalize("NFKC", text or "")
+    text = answer_text(text)
     parsed = parse_label(text, list(PLOT_CHOICES))
     if parsed.ok:
         return parsed

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_plural.parsing._json import (
+    answer_text,
     json_candidates,
     load_object,
     unterminated_object,
@@ -25,7 +26,7 @@ from inspect_plural.parsing._json import (
 from inspect_plural.parsing._mentions import find_mentions, readable_in_text
 from inspect_plural.parsing._names import match_option
 from inspect_plural.parsing._ranked import rank_weights, ranked_candidates
-from inspect_plural.parsing._types import ReadAs
+from inspect_plural.parsing._types import FailureReason, ReadAs
 
 __all__ = ["SUM_TOLERANCE", "DistributionParse", "parse_distribution"]
 
@@ -47,6 +48,8 @@ class DistributionParse:
             unranked share of a ranking).
         read_as: How the answer was read: ``json``, ``ranked`` or ``text`` (None on
             failure).
+        failure: Why it failed (:data:`~inspect_plural.parsing.FailureReason`; None
+            when it did not).
 
     """
 
@@ -57,6 +60,7 @@ class DistributionParse:
     raw_sum: float | None = None
     missing: list[str] = field(default_factory=list)
     read_as: ReadAs | None = None
+    failure: FailureReason | None = None
 
 
 _LEADING_NUMBER = re.compile(
@@ -119,7 +123,7 @@ def parse_distribution(text: str, options: list[str]) -> DistributionParse:
     Returns:
         The parse result; never raises on model text.
     """
-    text = unicodedata.normalize("NFKC", text or "")
+    text = answer_text(text)
     first_failure: DistributionParse | None = None
     unnamed: DistributionParse | None = None
     for candidate in reversed(json_candidates(text)):
@@ -136,7 +140,9 @@ def parse_distribution(text: str, options: list[str]) -> DistributionParse:
     if first_failure is not None:
         return first_failure
     if unterminated_object(text):
-        return _failure("the answer's JSON object is not terminated (a truncated answer?)")
+        return _failure(
+            "the answer's JSON object is not terminated (a truncated answer?)", "truncated"
+        )
     prose = without_json(text)
     ranked = ranked_candidates(prose, options)
     if ranked is not None:
@@ -161,9 +167,11 @@ def parse_distribution(text: str, options: list[str]) -> DistributionParse:
                 missing=[opt for opt in options if opt != mentions.answer],
                 read_as="text",
             )
-        if mentions.answers or mentions.negated:
-            return _failure(f"no distribution in JSON; {mentions.error()}")
-    return unnamed or _failure("no JSON object found in the answer")
+        if mentions.hedge:
+            return _failure(f"no distribution in JSON; {mentions.error()}", "hedge")
+        if mentions.negated:
+            return _failure(f"no distribution in JSON; {mentions.error()}", "no_answer")
+    return unnamed or _failure("no JSON object found in the answer", "no_answer")
 
 
 def _distribution_from_object(
@@ -175,8 +183,8 @@ def _distribution_from_object(
     return _values_to_distribution(obj, options), named
 
 
-def _failure(error: str) -> DistributionParse:
-    return DistributionParse(ok=False, error=error)
+def _failure(error: str, failure: FailureReason = "invalid") -> DistributionParse:
+    return DistributionParse(ok=False, error=error, failure=failure)
 
 
 def _values_to_distribution(obj: dict[str, Any], options: list[str]) -> DistributionParse:

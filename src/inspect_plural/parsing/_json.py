@@ -10,6 +10,10 @@ from typing import Any
 import json_repair
 
 __all__ = [
+    "MAX_ANSWER_CHARS",
+    "MAX_CANDIDATES",
+    "answer_text",
+    "complete_fields",
     "extract_json_object",
     "join_surrogate_escapes",
     "json_candidates",
@@ -18,6 +22,31 @@ __all__ = [
     "whole_object",
     "without_json",
 ]
+
+MAX_ANSWER_CHARS = 50_000
+"""How much of an answer the parsers read: its last 50,000 characters.
+
+Every answer format puts the answer last, and the largest token cap of the package
+(2,048) writes about 10,000 characters; the cap keeps an adversarial or looping answer
+from costing more than a bounded, linear amount of time."""
+MAX_CANDIDATES = 64
+"""How many JSON objects a parser tries, from the last one back."""
+
+
+def answer_text(text: str | None) -> str:
+    """An answer as the parsers read it: NFKC-normalised, its last :data:`MAX_ANSWER_CHARS`.
+
+    Args:
+        text: The model output.
+
+    Returns:
+        The text to parse.
+    """
+    text = text or ""
+    if len(text) > MAX_ANSWER_CHARS:
+        text = text[-MAX_ANSWER_CHARS:]
+    return unicodedata.normalize("NFKC", text)
+
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
 """A fenced code block: its language tag and its body."""
@@ -68,7 +97,7 @@ def json_candidates(text: str) -> list[str]:
     Bare ``{...}`` spans come first and fenced blocks last, so that trying them from the
     end prefers the last fenced block; an answer that is one valid JSON object as a
     whole (:func:`whole_object`) is the only candidate. An unterminated object (a
-    truncated answer) is not a candidate.
+    truncated answer) is not a candidate. At most the last :data:`MAX_CANDIDATES`.
 
     Args:
         text: The model output.
@@ -80,7 +109,7 @@ def json_candidates(text: str) -> list[str]:
     if whole is not None:
         return [whole]
     bare = [text[start:end] for start, end in _bare_spans(text)]
-    return bare + [body for _, body in FENCE.findall(text)]
+    return (bare + [body for _, body in FENCE.findall(text)])[-MAX_CANDIDATES:]
 
 
 def without_json(text: str) -> str:
@@ -97,10 +126,12 @@ def without_json(text: str) -> str:
     if whole_object(text) is not None:
         return ""
     text = FENCE.sub("\n", text)
-    spans = _bare_spans(text)
-    for start, end in reversed(spans):
-        text = text[:start] + "\n" + text[end:]
-    return text
+    pieces, kept = [], 0
+    for start, end in _bare_spans(text):  # joined once: linear in the text's length
+        pieces.append(text[kept:start])
+        kept = end
+    pieces.append(text[kept:])
+    return "\n".join(pieces)
 
 
 _OBJECT_OPENING = re.compile(r"\{\s*[\"'“‘]")
@@ -116,6 +147,44 @@ def unterminated_object(text: str) -> bool:
         True when, fenced blocks and complete objects set aside, ``{"`` remains.
     """
     return _OBJECT_OPENING.search(without_json(text)) is not None
+
+
+_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+_COMPLETE_FIELD = re.compile(
+    _STRING + r"\s*:\s*(?:" + _STRING + r"|([-+]?\d+(?:\.\d+)?))\s*(?=[,}]|$)"
+)
+
+
+def complete_fields(text: str) -> dict[str, str]:
+    """The complete ``"key": value`` fields of the answer's unterminated JSON object.
+
+    An answer cut at the token cap (``{"choice": "Plot A", "reasoning": "The first``)
+    still holds the fields written before the cut. A field counts when its value is a
+    whole string (its closing quote written) or a number, followed by ``,``, ``}`` or
+    the end of the text. Later fields win.
+
+    Args:
+        text: The model output.
+
+    Returns:
+        Key -> value (as written, unescaped), empty when the text opens no object it
+        leaves unterminated.
+    """
+    prose = without_json(text)
+    opening = None
+    for match in _OBJECT_OPENING.finditer(prose):
+        opening = match.start()
+    if opening is None:
+        return {}
+    fields: dict[str, str] = {}
+    for match in _COMPLETE_FIELD.finditer(prose, opening):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        try:
+            key, value = json.loads(f'"{match.group(1)}"'), json.loads(f'"{value}"')
+        except ValueError:
+            continue
+        fields[str(key)] = str(value)
+    return fields
 
 
 _SURROGATE_ESCAPE = re.compile(
@@ -242,7 +311,7 @@ def extract_json_object(text: str) -> dict[str, Any] | None:
     Returns:
         The object, or None when the text holds none.
     """
-    text = unicodedata.normalize("NFKC", text or "")
+    text = answer_text(text)
     for candidate in reversed(json_candidates(text)):
         value = load_object(candidate)
         if value is not None:

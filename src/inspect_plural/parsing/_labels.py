@@ -7,11 +7,13 @@ free-text answer names.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from inspect_plural.parsing._hedges import value_problem, without_denominator
 from inspect_plural.parsing._json import (
+    answer_text,
+    complete_fields,
     json_candidates,
     load_object,
     unterminated_object,
@@ -19,7 +21,7 @@ from inspect_plural.parsing._json import (
 )
 from inspect_plural.parsing._mentions import find_mentions, readable_in_text
 from inspect_plural.parsing._names import match_option, tokens
-from inspect_plural.parsing._types import ReadAs
+from inspect_plural.parsing._types import FailureReason, ReadAs
 
 __all__ = [
     "LABEL_KEYS",
@@ -40,6 +42,8 @@ class LabelParse:
         label: The label, spelled as in the scale (None on failure).
         error: Why parsing failed.
         read_as: How the answer was read: ``json`` or ``text`` (None on failure).
+        failure: Why it failed (:data:`~inspect_plural.parsing.FailureReason`; None
+            when it did not).
 
     """
 
@@ -47,6 +51,22 @@ class LabelParse:
     label: str | None = None
     error: str | None = None
     read_as: ReadAs | None = None
+    failure: FailureReason | None = None
+
+
+def _failed(error: str, failure: FailureReason) -> LabelParse:
+    return LabelParse(ok=False, error=error, failure=failure)
+
+
+def _read_value(value: str, labels: list[str], read_as: ReadAs) -> LabelParse:
+    """One written value as a label: a hedge or another scale fails, else it is matched."""
+    problem = value_problem(value, labels)
+    if problem is not None:
+        return _failed(problem[1], problem[0])
+    label = match_label(without_denominator(value, labels), labels)
+    if label is None:
+        return _failed(f"{value!r:.80} is not one of {labels}", "invalid")
+    return LabelParse(ok=True, label=label, read_as=read_as)
 
 
 LABEL_KEYS = ("label", "answer", "choice", "prediction", "rating")
@@ -60,12 +80,11 @@ def _label_from_object(obj: dict[str, Any], labels: list[str]) -> LabelParse | N
             value = lowered[key]
             if isinstance(value, list) and len(value) == 1:
                 value = value[0]  # a one-element list is its element
+            if isinstance(value, list) and len({str(v) for v in value}) > 1:
+                return _failed(f"{key!r} holds several labels: {value!r:.80}", "hedge")
             if isinstance(value, (dict, list)) or value is None:
-                return LabelParse(ok=False, error=f"{key!r} is not a single label: {value!r:.80}")
-            label = match_label(str(value).strip(), labels)
-            if label is None:
-                return LabelParse(ok=False, error=f"{value!r:.80} is not one of {labels}")
-            return LabelParse(ok=True, label=label, read_as="json")
+                return _failed(f"{key!r} is not a single label: {value!r:.80}", "invalid")
+            return _read_value(str(value).strip(), labels, "json")
     children = [v for v in obj.values() if isinstance(v, dict) and v]
     return _label_from_object(children[0], labels) if len(children) == 1 else None
 
@@ -187,6 +206,11 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
     (:mod:`inspect_plural.parsing._mentions`; only for scales whose labels are words).
     Values are matched to the labels like option names (case, spacing, punctuation,
     unambiguous whole-word prefixes). Every reading but JSON has ``read_as="text"``.
+    A value naming two labels (``1 or 2``, ``3-4``, ``3/4``, ``hateful or not
+    hateful``) fails as a ``hedge``, a score out of another top (``4/10`` on 1-5) as
+    ``other_scale`` (:mod:`inspect_plural.parsing._hedges`); an answer cut off inside
+    its JSON object is read from the object's complete ``label`` (``choice``...) field,
+    else fails as ``truncated``.
 
     Args:
         text: The model output.
@@ -195,7 +219,7 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
     Returns:
         The parse result; never raises on model text.
     """
-    text = unicodedata.normalize("NFKC", text or "")
+    text = answer_text(text)
     for candidate in reversed(json_candidates(text)):
         obj = load_object(candidate)
         if obj is None:
@@ -203,25 +227,39 @@ def parse_label(text: str, labels: list[str]) -> LabelParse:
         parsed = _label_from_object(obj, labels)
         if parsed is not None:  # the last object that gives a label decides, valid or not
             return parsed
+    truncated = unterminated_object(text)
+    if truncated:
+        fields = {k.strip().casefold(): v for k, v in complete_fields(text).items()}
+        written = [fields[key] for key in LABEL_KEYS if key in fields]
+        if written:  # cut at the token cap after a complete label field
+            return _read_value(written[0].strip(), labels, "json")
     in_text = readable_in_text(labels)
     answers = answer_lines(text)
     if answers:
-        label = match_label(answers[-1], labels)
-        if label is None and in_text:
-            label = find_mentions(answers[-1], labels).answer
-        if label is not None:
-            return LabelParse(ok=True, label=label, read_as="text")
-        return LabelParse(ok=False, error=f"answer {answers[-1][:80]!r} is not one of {labels}")
+        parsed = _read_value(answers[-1], labels, "text")
+        if not parsed.ok and parsed.failure == "invalid" and in_text:
+            mentions = find_mentions(answers[-1], labels)
+            if mentions.answer is not None:
+                return LabelParse(ok=True, label=mentions.answer, read_as="text")
+            if mentions.hedge:
+                return _failed(f"answer {answers[-1][:80]!r}: {mentions.error()}", "hedge")
+        if not parsed.ok and parsed.failure == "invalid":
+            return _failed(f"answer {answers[-1][:80]!r} is not one of {labels}", "invalid")
+        return parsed
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if lines:
         last = "".join(tokens(lines[-1]))
         exact = [label for label in labels if "".join(tokens(label)) == last]
         if len(exact) == 1:
             return LabelParse(ok=True, label=exact[0], read_as="text")
-    if in_text and not unterminated_object(text):
+    if truncated:
+        return _failed("the answer's JSON object is cut off before its label", "truncated")
+    if in_text:
         mentions = find_mentions(without_json(text), labels)
         if mentions.answer is not None:
             return LabelParse(ok=True, label=mentions.answer, read_as="text")
-        if mentions.answers or mentions.negated or mentions.questioned:
-            return LabelParse(ok=False, error=f"no label found: {mentions.error()}")
-    return LabelParse(ok=False, error="no label found in the answer")
+        if mentions.hedge:
+            return _failed(f"no single label: {mentions.error()}", "hedge")
+        if mentions.negated or mentions.questioned:
+            return _failed(f"no label found: {mentions.error()}", "no_answer")
+    return _failed("no label found in the answer", "no_answer")

@@ -14,6 +14,13 @@ is unambiguous:
   ``without``, ``rather than``, ``instead of``, ``unlikely``, ``不``, ``没``, ``非``...)
   is not an answer; a clause ends at punctuation or at ``but``, ``however``,
   ``although``..., and ``no doubt`` or ``not only`` negate nothing;
+- a name with a hedge among the four words before it in its clause (``both``,
+  ``either``, ``mix``, ``mixture``, ``combination``, ``between``, ``partly``...: "a mix
+  of both hate speech and ...") is a hedge, not an answer;
+- a name mentioned only negated reads as its complement when the scale has one: with
+  the labels ``hate speech`` and ``not hate speech``, "a factual report, not a hate
+  speech message" answers ``not hate speech`` (the complement of ``X`` is the label
+  ``not X``, ``non X``, ``non-X`` or ``no X``);
 - the answer is the one name left; none, or two different names, is no answer.
 
 Only names that can be told apart from ordinary prose are read this way: a scale with a
@@ -29,7 +36,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Mentions", "NEGATIONS", "find_mentions", "readable_in_text"]
+__all__ = ["HEDGES", "Mentions", "NEGATIONS", "find_mentions", "readable_in_text"]
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
@@ -68,6 +75,26 @@ NEGATIONS = frozenset(
 """Words that make a name after them in the same clause no answer."""
 WINDOW = 6
 """How many words before a name (in its clause) are searched for a negation."""
+
+HEDGES = frozenset(
+    {
+        "both",
+        "either",
+        "mix",
+        "mixed",
+        "mixture",
+        "combination",
+        "blend",
+        "between",
+        "partly",
+        "partially",
+        "half",
+    }
+)
+"""Words that make a name right after them (in its clause) a hedge, not an answer."""
+HEDGE_WINDOW = 4
+"""How many words before a name (in its clause) are searched for a hedge."""
+_COMPLEMENT_PREFIXES = (("not",), ("non",), ("no",))
 
 
 def _fold(text: str) -> str:
@@ -112,17 +139,25 @@ class Mentions:
             order of first mention, each once.
         negated: Names mentioned only after a negation.
         questioned: Names mentioned only inside a question.
+        hedged: Names mentioned after a hedge (``a mix of both``); any makes the text
+            a hedge.
 
     """
 
     answers: list[str] = field(default_factory=list)
     negated: list[str] = field(default_factory=list)
     questioned: list[str] = field(default_factory=list)
+    hedged: list[str] = field(default_factory=list)
 
     @property
     def answer(self) -> str | None:
-        """The one name mentioned as an answer, or None (no name, or several)."""
-        return self.answers[0] if len(self.answers) == 1 else None
+        """The one name mentioned as an answer, or None (no name, several, or a hedge)."""
+        return self.answers[0] if len(self.answers) == 1 and not self.hedged else None
+
+    @property
+    def hedge(self) -> bool:
+        """Whether the text hedges: several names as answers, or a name after a hedge."""
+        return len(self.answers) > 1 or bool(self.hedged)
 
     def error(self) -> str:
         """Why no single answer was read (for a parse failure's reason).
@@ -130,6 +165,8 @@ class Mentions:
         Returns:
             The reason.
         """
+        if self.hedged:
+            return f"the text hedges ({self.hedged[0]!r} after a word such as 'both' or 'mix')"
         if len(self.answers) > 1:
             return f"the text names several of the options: {self.answers}"
         if self.negated:
@@ -161,6 +198,7 @@ def find_mentions(text: str, names: Sequence[str]) -> Mentions:
     ends = [m.start() for m in _SENTENCE_END.finditer(folded)]
     clauses = [m.start() for m in _CLAUSE_END.finditer(folded)]
     found = Mentions()
+    hedged: list[str] = []
     i = previous_end = 0
     while i < len(words):
         match = next(
@@ -182,11 +220,29 @@ def find_mentions(text: str, names: Sequence[str]) -> Mentions:
         elif _negated(words, i, max(previous_end, i - WINDOW), clauses):
             _add(found.negated, name)
         else:
+            if _hedged(words, i, max(previous_end, i - HEDGE_WINDOW), clauses):
+                _add(hedged, name)
             _add(found.answers, name)
         i = previous_end = i + len(key)
+    found.hedged = hedged
     found.negated = [n for n in found.negated if n not in found.answers]
     found.questioned = [n for n in found.questioned if n not in found.answers]
+    if not found.answers and not found.hedged and len(found.negated) == 1:
+        complement = _complement(found.negated[0], names)
+        if complement is not None:  # "..., not a hate speech message": not hate speech
+            found.answers, found.negated = [complement], []
     return found
+
+
+def _complement(name: str, names: Sequence[str]) -> str | None:
+    """The label that is ``name`` negated (``not X``, ``non X``, ``non-X``, ``no X``)."""
+    key = _name_words(name)
+    complements = [
+        other
+        for other in names
+        if any(_name_words(other) == (*prefix, *key) for prefix in _COMPLEMENT_PREFIXES)
+    ]
+    return complements[0] if len(complements) == 1 else None
 
 
 def _negated(words: list[tuple[str, int]], i: int, start: int, clauses: list[int]) -> bool:
@@ -195,9 +251,7 @@ def _negated(words: list[tuple[str, int]], i: int, start: int, clauses: list[int
     ``start`` is at most six words back, and never before the previous name (a negation
     belongs to the name right after it).
     """
-    position = bisect_left(clauses, words[i][1])
-    opened = clauses[position - 1] if position else -1
-    before = [w for w, at in words[start:i] if at > opened]
+    before = _clause_words(words, i, start, clauses)
     for j in range(len(before) - 1, -1, -1):
         if before[j] in _CLAUSE_WORDS:
             before = before[j + 1 :]
@@ -206,6 +260,20 @@ def _negated(words: list[tuple[str, int]], i: int, start: int, clauses: list[int
         word in NEGATIONS and (word, following) not in _NOT_NEGATING
         for word, following in zip(before, [*before[1:], ""])
     )
+
+
+def _clause_words(
+    words: list[tuple[str, int]], i: int, start: int, clauses: list[int]
+) -> list[str]:
+    """The words ``start..i-1`` that are in word ``i``'s clause."""
+    position = bisect_left(clauses, words[i][1])
+    opened = clauses[position - 1] if position else -1
+    return [w for w, at in words[start:i] if at > opened]
+
+
+def _hedged(words: list[tuple[str, int]], i: int, start: int, clauses: list[int]) -> bool:
+    """Whether a hedge word is among the words ``start..i-1`` of word ``i``'s clause."""
+    return any(word in HEDGES for word in _clause_words(words, i, start, clauses))
 
 
 def _add(names: list[str], name: str) -> None:

@@ -2,7 +2,8 @@
 
 A task's ``prompts=DIR`` parameter points at a folder; any template file found there
 (same file name) replaces the packaged one, so the papers' exact wording can be used.
-Templates use ``str.format`` fields; a replacement must use the same fields.
+Templates use ``str.format`` fields; a replacement must use the same fields. The filled
+examples the prompts show are drawn per sample (:mod:`inspect_plural.prompts._examples`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,23 @@ import string
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["PromptTemplateError", "load_template"]
+from inspect_plural.prompts._examples import (
+    example_choice,
+    example_distribution,
+    example_key,
+    example_rng,
+    example_score,
+)
+
+__all__ = [
+    "PromptTemplateError",
+    "example_choice",
+    "example_distribution",
+    "example_key",
+    "example_rng",
+    "example_score",
+    "load_template",
+]
 
 
 class PromptTemplateError(ValueError):

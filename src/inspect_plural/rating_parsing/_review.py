@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_plural.parsing import ReadAs, extract_json_object
-from inspect_plural.rating_parsing._values import read_score, score_text
+from inspect_plural.parsing import FailureReason, ReadAs, answer_text, extract_json_object
+from inspect_plural.parsing._json import unterminated_object
+from inspect_plural.rating_parsing._values import read_score, score_failure, score_text
 
 __all__ = ["EXAMPLE_REVIEW", "ReviewParse", "parse_review"]
 
@@ -30,6 +31,8 @@ class ReviewParse:
         error: Why parsing failed.
         read_as: ``json`` (an object, also without its braces) or ``text`` (``[Score]``,
             ``Score:`` lines, a bare score); None when no score was found.
+        failure: Why it failed (:data:`~inspect_plural.parsing.FailureReason`); None
+            when it did not.
 
     """
 
@@ -38,6 +41,7 @@ class ReviewParse:
     review: str | None = None
     error: str | None = None
     read_as: ReadAs | None = None
+    failure: FailureReason | None = None
 
 
 _REVIEW_KEYS = ("review", "reviewtext", "text")
@@ -70,13 +74,15 @@ def _words(text: str) -> list[str]:
 
 def _checked_review(raw: Any, review: Any, low: float, high: float, read_as: ReadAs) -> ReviewParse:
     text = review.strip() if isinstance(review, str) and review.strip() else None
-    value, why = read_score(raw)
+    value, why = read_score(raw, (low, high))
     if value is None:
-        return ReviewParse(ok=False, review=text, error=f"score: {why}")
+        return ReviewParse(ok=False, review=text, error=f"score: {why}", failure=score_failure(why))
     if not low <= value <= high:
-        return ReviewParse(ok=False, review=text, error=f"score {value:g} outside {low:g}-{high:g}")
+        error = f"score {value:g} outside {low:g}-{high:g}"
+        return ReviewParse(ok=False, review=text, error=error, failure="invalid")
     if text is not None and _words(text) == _words(EXAMPLE_REVIEW):
-        return ReviewParse(ok=False, review=text, error="the answer copies the prompt's example")
+        error = "the answer copies the prompt's example"
+        return ReviewParse(ok=False, review=text, error=error, failure="copied_example")
     return ReviewParse(ok=True, score=value, review=text, read_as=read_as)
 
 
@@ -100,7 +106,7 @@ def parse_review(text: str, low: float = 1, high: float = 10) -> ReviewParse:
     Returns:
         The parse; never raises on model text.
     """
-    text = text or ""
+    text = answer_text(text)
     obj = extract_json_object(text)
     if obj is None and _KEY_OPENING.match(text):
         obj = extract_json_object("{" + text.strip().rstrip(",") + "}")
@@ -117,7 +123,12 @@ def parse_review(text: str, low: float = 1, high: float = 10) -> ReviewParse:
     if lines:
         reviews = _LINE_REVIEW.findall(text)
         return _checked_review(lines[-1], reviews[-1] if reviews else None, low, high, "text")
-    value, rest, _ = score_text(text.strip(), labelled=False)
+    value, rest, why = score_text(text.strip(), labelled=False, scale=(low, high))
     if value is not None and not rest:  # the whole answer is a score: "7", "7/10"
         return _checked_review(value, None, low, high, "text")
-    return ReviewParse(ok=False, error="no score found in the answer")
+    if why is not None and score_failure(why) != "invalid":
+        return ReviewParse(ok=False, error=f"score: {why}", failure=score_failure(why))
+    if unterminated_object(text):
+        error = "the answer's JSON object is cut off before its score"
+        return ReviewParse(ok=False, error=error, failure="truncated")
+    return ReviewParse(ok=False, error="no score found in the answer", failure="no_answer")

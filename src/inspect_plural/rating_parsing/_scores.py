@@ -7,9 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_plural.parsing import ReadAs, extract_json_object, match_option
+from inspect_plural.parsing import (
+    FailureReason,
+    ReadAs,
+    answer_text,
+    extract_json_object,
+    match_option,
+)
+from inspect_plural.parsing._json import unterminated_object
 from inspect_plural.rating_parsing._done import says_done
-from inspect_plural.rating_parsing._values import read_score, score_text
+from inspect_plural.rating_parsing._values import read_score, score_failure, score_text
 from inspect_plural.records import RatingDimension
 
 __all__ = ["ScoresParse", "parse_bare_score", "parse_score_lines", "parse_scores"]
@@ -28,6 +35,9 @@ class ScoresParse:
         fields: Other top-level fields of the answer object (e.g. ``comment``).
         read_as: ``json`` (an object) or ``text`` (score lines); None when no score
             was found.
+        failure: Why it failed (:data:`~inspect_plural.parsing.FailureReason`: a range
+            is a ``hedge``, a score on another scale ``other_scale``, a missing or
+            out-of-range dimension ``invalid``); None when it did not.
 
     """
 
@@ -37,6 +47,7 @@ class ScoresParse:
     done: bool = False
     fields: dict[str, Any] = field(default_factory=dict)
     read_as: ReadAs | None = None
+    failure: FailureReason | None = None
 
 
 def _dimension_of(key: str, dimensions: Sequence[RatingDimension]) -> str | None:
@@ -72,26 +83,34 @@ Found = dict[str, tuple[float | None, str | None]]
 """Dimension -> (score, why there is none) as read from the answer."""
 
 
+_PRECEDENCE: tuple[FailureReason, ...] = ("other_scale", "hedge", "invalid")
+
+
 def _finish(
     found: Found,
     dimensions: Sequence[RatingDimension],
     low: float,
     high: float,
-) -> tuple[dict[str, float], bool, str | None]:
+) -> tuple[dict[str, float], bool, str | None, FailureReason | None]:
     scores: dict[str, float] = {}
     problems: list[str] = []
+    reasons: set[FailureReason] = set()
     for d in dimensions:
         value, why = found.get(d.name, (None, "missing"))
         if d.name not in found:
             problems.append(f"{d.name} missing")
+            reasons.add("invalid")
         elif value is None:
             problems.append(f"{d.name} not a score: {why}")
+            reasons.add(score_failure(why))
         elif not low <= value <= high:
             problems.append(f"{d.name}={value:g} outside {low:g}-{high:g}")
+            reasons.add("invalid")
         else:
             scores[d.name] = value
     ok = not problems
-    return scores, ok, None if ok else "; ".join(problems)
+    failure = next((r for r in _PRECEDENCE if r in reasons), None)
+    return scores, ok, None if ok else "; ".join(problems), failure
 
 
 def parse_score_lines(
@@ -113,7 +132,8 @@ def parse_score_lines(
         The parse (``read_as="text"``).
     """
     found: Found = {}
-    for line in (text or "").splitlines():
+    text = answer_text(text)
+    for line in text.splitlines():
         cleaned = line.strip().strip("*#-• ").replace("**", "")
         if ":" not in cleaned:
             continue
@@ -122,17 +142,18 @@ def parse_score_lines(
         name = _dimension_of(key, dimensions)
         if name is None:
             continue
-        value, _, why = score_text(rest, labelled=False)
+        value, _, why = score_text(rest, labelled=False, scale=(low, high))
         found[name] = (value, why)
-    scores, ok, error = _finish(found, dimensions, low, high)
+    scores, ok, error, failure = _finish(found, dimensions, low, high)
     if not found:
-        error = "no score lines found"
+        error, failure = "no score lines found", "no_answer"
     return ScoresParse(
         scores=scores,
         ok=ok,
         error=error,
         done=says_done(text),
         read_as="text" if found else None,
+        failure=failure,
     )
 
 
@@ -156,26 +177,33 @@ def parse_scores(
     Returns:
         The parse; ``scores`` keeps every dimension that parsed even when others did not.
     """
-    obj = extract_json_object(text or "")
+    text = answer_text(text)
+    obj = extract_json_object(text)
     if obj is not None:
         holder = _score_object(obj, dimensions)
         found: Found = {}
         for key, raw in holder.items():
             name = _dimension_of(str(key), dimensions)
             if name is not None:
-                found[name] = read_score(raw)
+                found[name] = read_score(raw, (low, high))
         if found:
-            scores, ok, error = _finish(found, dimensions, low, high)
+            scores, ok, error, failure = _finish(found, dimensions, low, high)
             extra = {
                 k: v
                 for k, v in obj.items()
                 if v is not holder and _dimension_of(str(k), dimensions) is None
             }
-            return ScoresParse(scores, ok, error, says_done(text, obj), extra, "json")
+            return ScoresParse(scores, ok, error, says_done(text, obj), extra, "json", failure)
     lines = parse_score_lines(text, dimensions, low, high)
     if lines.read_as is not None:
         return lines
-    return ScoresParse(error="no scores found", done=says_done(text, obj))
+    if unterminated_object(text):
+        return ScoresParse(
+            error="the answer's JSON object is cut off before its scores",
+            done=says_done(text, obj),
+            failure="truncated",
+        )
+    return ScoresParse(error="no scores found", done=says_done(text, obj), failure="no_answer")
 
 
 def parse_bare_score(text: str, low: float = 1, high: float = 5) -> float | None:
@@ -192,5 +220,5 @@ def parse_bare_score(text: str, low: float = 1, high: float = 5) -> float | None
     Returns:
         The score, or None when the answer does not start with one in range.
     """
-    value, _, _ = score_text(text or "", labelled=False)
+    value, _, _ = score_text(answer_text(text), labelled=False, scale=(low, high))
     return value if value is not None and low <= value <= high else None

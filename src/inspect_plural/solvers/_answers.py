@@ -14,12 +14,19 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ModelOutput
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model, ModelOutput
 from inspect_ai.util import Store
 
-from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
-from inspect_plural.parsing import extract_field, parse_distribution, parse_label
-from inspect_plural.prediction import ModelAnswer, Prediction
+from inspect_plural.answer_format import (
+    DistributionFormat,
+    LabelFormat,
+    declare_answer_format,
+    declared_answer_format,
+)
+from inspect_plural.answer_screen import copied_distribution, refused_answer
+from inspect_plural.parsing import FailureReason, extract_field, parse_distribution, parse_label
+from inspect_plural.prediction import ModelAnswer, Prediction, main_failure
+from inspect_plural.prompts import example_choice, example_distribution
 from inspect_plural.structured import Structured, generate_answer
 
 __all__ = [
@@ -31,7 +38,6 @@ __all__ = [
     "parse_answer",
     "quoted",
     "response_format",
-    "uniform_example",
     "write_prediction",
 ]
 
@@ -61,24 +67,6 @@ def check_answer_format(answer_format: str) -> AnswerMode:
     return answer_format
 
 
-def uniform_example(names: Sequence[str]) -> dict[str, float]:
-    """A filled example distribution: every name equally likely, in hundredths summing to 1.
-
-    ``1/n`` is floored to hundredths and the remaining hundredths go one each to the
-    first names (three labels: 0.34, 0.33, 0.33). An answer that copies the example is
-    then a chance-level answer, as uninformative as a distribution can be.
-
-    Args:
-        names: The labels or candidates, in listed order.
-
-    Returns:
-        Name -> probability.
-    """
-    share = 100 // len(names)
-    rest = 100 - share * len(names)
-    return {name: (share + (i < rest)) / 100 for i, name in enumerate(names)}
-
-
 def quoted(names: Sequence[str]) -> str:
     """The names in double quotes, comma-separated, as the answer must spell them.
 
@@ -91,17 +79,21 @@ def quoted(names: Sequence[str]) -> str:
     return ", ".join(json.dumps(name, ensure_ascii=False) for name in names)
 
 
-def _json_example(labels: Sequence[str], mode: AnswerMode) -> str:
-    """The filled example: the first label (label mode), the uniform distribution."""
+def _json_example(labels: Sequence[str], mode: AnswerMode, key: str) -> str:
+    """The filled example, drawn for the prompt's key: a label, or made-up shares."""
     if mode == "label":
-        example: dict[str, object] = {"label": labels[0]}
+        example: dict[str, object] = {"label": example_choice(labels, key)}
     else:
-        example = dict(uniform_example(labels))
-    return f"```json\n{json.dumps(example, ensure_ascii=False)}\n```"
+        example = dict(example_distribution(labels, key))
+    return json.dumps(example, ensure_ascii=False)
 
 
 Field = tuple[str, str] | tuple[str, str, str]
 """A line the answer opens with: its name, what it holds and a filled example."""
+
+
+def _fenced(body: str) -> str:
+    return f"```json\n{body}\n```"
 
 
 def _field_lines(fields: Sequence[Field]) -> tuple[str, str]:
@@ -122,15 +114,17 @@ def response_format(
     reasoning: bool = True,
     fields: Sequence[Field] = (),
     lead: str | None = None,
+    example_key: str = "",
 ) -> tuple[str, DistributionFormat | LabelFormat]:
     """The closing instruction of a prompt and the answer format it declares.
 
     The instruction lists the allowed labels literally, as they must be spelled, and
-    shows a filled example answer, never a placeholder a model could copy (issue 24):
-    in label mode the example chooses the first label, in distribution mode it gives
-    every label the same probability (:func:`uniform_example`), and it says it is an
-    example. A copied example is then a constant first-label or chance-level answer,
-    not a garbage answer that parses as something else.
+    shows a filled example answer, never a placeholder a model could copy (issue 24),
+    and says it is an example. The example is drawn for ``example_key`` (the sample,
+    :mod:`inspect_plural.prompts._examples`): in label mode a label drawn uniformly, in
+    distribution mode made-up shares. A model that copies it answers at chance (no
+    example favours a label, issue 34), and a copied distribution or copied free-text
+    lines are refused as ``copied_example`` (the declared format's ``example``).
 
     Args:
         mode: ``label`` or ``distribution``.
@@ -144,6 +138,8 @@ def response_format(
         lead: The sentence asking for reasoning first (default: about how "this
             person" sees the content; a persona answering as itself is asked about
             how it sees it).
+        example_key: What the example is drawn for: the sample's id (and the persona,
+            when a sample asks several).
 
     Returns:
         The instruction text and the format to declare on the prompt message.
@@ -153,39 +149,46 @@ def response_format(
         names = [field[0] for field in fields]
         described, filled = _field_lines(fields)
         if mode == "label":
+            example = f"{filled}\nAnswer: {example_choice(labels, example_key)}"
             text = (
                 "Answer in exactly this format, one line each, in this order:\n\n"
                 f"{described}\n- Answer: exactly one of these labels, spelled as listed: "
-                f"{allowed}\n\nFor example (the wording only illustrates the format):\n\n"
-                f"{filled}\nAnswer: {labels[0]}"
+                f"{allowed}\n\nFor example (the wording and the label only illustrate "
+                f"the format):\n\n{example}"
             )
-            return text, LabelFormat(labels=list(labels), style="lines", fields=names)
+            return text, LabelFormat(
+                labels=list(labels), style="lines", fields=names, example=example
+            )
+        body = _json_example(labels, mode, example_key)
         text = (
             f"Answer in this format, one line each, in this order:\n\n{described}\n\n"
             "Then give the probability of each label as a JSON object in a ```json code "
             f"block with every one of these labels as a key, spelled as listed: {allowed}. "
             "Each value is a probability from 0 to 1 and the values sum to 1. For example "
-            "(the wording only illustrates the format; this example finds every label "
-            f"equally likely):\n\n{filled}\n\n{_json_example(labels, mode)}"
+            "(the wording and the numbers are made up and only illustrate the format):"
+            f"\n\n{filled}\n\n{_fenced(body)}"
         )
-        return text, DistributionFormat(options=list(labels), fields=names)
+        return text, DistributionFormat(options=list(labels), fields=names, example=body)
     lead = (lead or _REASONING) if reasoning else "Give no analysis."
+    body = _json_example(labels, mode, example_key)
     if mode == "label":
         text = (
             f"{lead} End your answer with a JSON object in a ```json code block whose "
             f'"label" is exactly one of these labels, spelled as listed: {allowed}. For '
-            "example, an answer choosing the first label ends with:\n\n"
-            f"{_json_example(labels, mode)}"
+            "example (the label only illustrates the format), an answer could end "
+            f"with:\n\n{_fenced(body)}"
         )
-        return text, LabelFormat(labels=list(labels), reasoning=reasoning)
+        return text, LabelFormat(
+            labels=list(labels), reasoning=reasoning, example=body, example_is_answer=True
+        )
     text = (
         f"{lead} End your answer with the probability that this person chose each label, as a "
         "JSON object in a ```json code block with every one of these labels as a key, "
         f"spelled as listed: {allowed}. Each value is a probability from 0 to 1 and the "
-        "values sum to 1. For example, an answer that finds every label equally likely "
-        f"ends with:\n\n{_json_example(labels, mode)}"
+        "values sum to 1. For example (the numbers are made up and only illustrate the "
+        f"format), an answer could end with:\n\n{_fenced(body)}"
     )
-    return text, DistributionFormat(options=list(labels), reasoning=reasoning)
+    return text, DistributionFormat(options=list(labels), reasoning=reasoning, example=body)
 
 
 def parse_answer(
@@ -194,8 +197,13 @@ def parse_answer(
     mode: AnswerMode,
     persona: str | None = None,
     aspect_field: str | None = None,
+    messages: Sequence[ChatMessage] = (),
 ) -> ModelAnswer:
     """Parse one model answer into a :class:`ModelAnswer` (never raises on model text).
+
+    Given the messages the model was shown, an echo of them or a copy of their example
+    is refused first (:func:`refused_answer`), and a distribution equal to the example's
+    made-up one is refused after parsing.
 
     Args:
         text: The model's output.
@@ -203,10 +211,14 @@ def parse_answer(
         mode: ``label`` or ``distribution`` (the top-1 option becomes the label).
         persona: Who answered, recorded with the answer.
         aspect_field: A field to read the persona's aspect from (``Character's aspect``).
+        messages: The conversation the answer replies to (none: not screened).
 
     Returns:
         The parsed answer.
     """
+    refused = refused_answer(text, messages, persona) if messages else None
+    if refused is not None:
+        return refused
     aspect = extract_field(text, aspect_field) if aspect_field else None
     if mode == "label":
         parsed = parse_label(text, list(labels))
@@ -218,8 +230,22 @@ def parse_answer(
             persona=persona,
             aspect=aspect,
             read_as=parsed.read_as,
+            failure=parsed.failure,
         )
     dist = parse_distribution(text, list(labels))
+    declared = declared_answer_format(list(messages)) if messages else None
+    copied = copied_distribution(
+        dist.distribution, declared if isinstance(declared, DistributionFormat) else None
+    )
+    if copied is not None:
+        return ModelAnswer(
+            raw=text,
+            parse_ok=False,
+            error=copied.error,
+            failure=copied.failure,
+            persona=persona,
+            aspect=aspect,
+        )
     label = None
     if dist.ok and dist.distribution:
         label = max(labels, key=lambda name: dist.distribution.get(name, 0.0))  # type: ignore[union-attr]
@@ -233,6 +259,7 @@ def parse_answer(
         persona=persona,
         aspect=aspect,
         read_as=dist.read_as,
+        failure=dist.failure,
     )
 
 
@@ -266,7 +293,7 @@ async def ask(
     """
     message = declare_answer_format(ChatMessageUser(content=prompt), answer_format)
     output, schema = await generate_answer(model, [message], config, structured)
-    answer = parse_answer(output.completion, labels, mode, persona, aspect_field)
+    answer = parse_answer(output.completion, labels, mode, persona, aspect_field, [message])
     if schema is not None:
         answer.schema_name = schema
     return answer, output
@@ -311,6 +338,7 @@ def write_prediction(
     aggregate: str = "single",
     error: str | None = None,
     rationale: str | None = None,
+    failure: FailureReason | None = None,
 ) -> None:
     """Combine the answers and write the sample's :class:`Prediction`.
 
@@ -323,6 +351,8 @@ def write_prediction(
         aggregate: How the answers were combined (``single``, ``majority``).
         error: Why there is no prediction, when it is known before any answer.
         rationale: What the prediction rests on (default: the vote, for several answers).
+        failure: Why there is no prediction, when it is known before any answer
+            (default: the most frequent reason of the failed answers).
     """
     label, distribution = combine(answers, labels)
     ok = label is not None and error is None
@@ -345,4 +375,5 @@ def write_prediction(
         answers=list(answers),
         aggregate=aggregate,
         model_calls=model_calls,
+        failure=None if ok else (failure or main_failure(a.failure for a in answers)),
     ).write_to(store)

@@ -16,16 +16,18 @@ from typing import Any
 from inspect_ai.model import ModelOutput
 from inspect_ai.util import Store
 
-from inspect_plural.prediction import ModelAnswer, PanelScores, Prediction
+from inspect_plural.parsing import FailureReason
+from inspect_plural.prediction import ModelAnswer, PanelScores, Prediction, main_failure
+from inspect_plural.prompts import example_score
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
 
 __all__ = [
-    "SCORE_EXAMPLE",
     "SCORE_HIGH",
     "SCORE_LOW",
     "mean_scores",
     "render_dimensions",
     "render_rated",
+    "scores_example",
     "scores_instruction",
     "scores_schema",
     "tokens_of",
@@ -86,18 +88,34 @@ def scores_schema(
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
-SCORE_EXAMPLE = (SCORE_LOW + SCORE_HIGH) // 2
-"""The score of the filled example in :func:`scores_instruction`: the middle of the scale,
-so an answer that copies the example is the uninformative midpoint, not an extreme."""
+def scores_example(dimensions: Sequence[RatingDimension], example_key: str) -> dict[str, int]:
+    """The filled example's scores: one drawn per dimension on its scale, for the sample.
+
+    A model that copies the example then scores at chance (no correlation with the
+    human scores), never a constant midpoint (:mod:`inspect_plural.prompts._examples`).
+
+    Args:
+        dimensions: The dimensions to score (each on its own ``low..high``).
+        example_key: What the example is drawn for (the sample).
+
+    Returns:
+        Dimension -> score.
+    """
+    return {
+        d.name: example_score(int(d.low), int(d.high), f"{example_key}:{d.name}")
+        for d in dimensions
+    }
 
 
 def scores_instruction(
-    dimensions: Sequence[RatingDimension], example_fields: Mapping[str, Any] | None = None
+    dimensions: Sequence[RatingDimension],
+    example_fields: Mapping[str, Any] | None = None,
+    example_key: str = "",
 ) -> str:
     """The closing instruction asking for the scores JSON object.
 
-    It names the keys and the score range as numbers and shows a filled example (every
-    dimension at the middle score, :data:`SCORE_EXAMPLE`), never a placeholder such as
+    It names the keys and the score range as numbers and shows a filled example (scores
+    drawn for the sample, :func:`scores_example`), never a placeholder such as
     ``"<1-5>"`` that a model could echo (issue 24). Callers may rely on the phrases
     ``an integer score`` and ``with exactly these keys`` to adapt it.
 
@@ -105,21 +123,22 @@ def scores_instruction(
         dimensions: The dimensions to score.
         example_fields: Further fields the example answer shows before the scores
             (e.g. ``{"feedback": "..."}``), when the instruction asks for them.
+        example_key: What the example's scores are drawn for (the sample).
 
     Returns:
         The instruction with a filled example object.
     """
     keys = ", ".join(json.dumps(d.name) for d in dimensions)
     example = json.dumps(
-        {**(example_fields or {}), **{d.name: SCORE_EXAMPLE for d in dimensions}},
+        {**(example_fields or {}), **scores_example(dimensions, example_key)},
         ensure_ascii=False,
     )
     return (
         f"Give every dimension an integer score from {SCORE_LOW} (worst) to {SCORE_HIGH} "
         f"(best), as a JSON object in a ```json code block with exactly these keys: {keys}. "
         f"Write each score as a single number from {SCORE_LOW} to {SCORE_HIGH}, not a range. "
-        f"For example, an answer giving every dimension the middle score {SCORE_EXAMPLE} "
-        f"is:\n\n```json\n{example}\n```"
+        "For example (the scores only illustrate the format), an answer could be:"
+        f"\n\n```json\n{example}\n```"
     )
 
 
@@ -169,6 +188,7 @@ def write_rating_prediction(
     rationale: str | None = None,
     aggregate: str = "single",
     error: str | None = None,
+    failure: FailureReason | None = None,
 ) -> None:
     """Write a rating method's :class:`Prediction` (``parse_ok`` when every dimension scored).
 
@@ -185,6 +205,7 @@ def write_rating_prediction(
         rationale: A synthesis or explanation.
         aggregate: How answers were combined.
         error: Why scores are missing, when known.
+        failure: Why, as a reason code (default: the most frequent of the failed answers').
     """
     names = [d.name for d in dimensions]
     kept = {name: float(scores[name]) for name in names if name in scores}
@@ -206,4 +227,5 @@ def write_rating_prediction(
         tokens=tokens,
         panels=dict(panels or {}),
         initial_scores=dict(initial_scores or {}),
+        failure=None if ok else (failure or main_failure(a.failure for a in answers)),
     ).write_to(store)

@@ -31,7 +31,7 @@ from inspect_plural.item_records import (
 )
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_distribution, example_key, load_template
 from inspect_plural.solvers._answers import ask, write_prediction
 from inspect_plural.solvers._limits import answer_cap
 from inspect_plural.solvers._render import render_item, render_labels
@@ -70,34 +70,32 @@ def steered_population(group: str) -> str:
     return f'Several people whose profile reads "{dimension.replace("_", " ")}: {value}"'
 
 
-def _example(labels: Sequence[str]) -> str:
-    """A filled JSON example over every label, with made-up shares that sum to 1."""
-    weights = [len(labels) - i for i in range(len(labels))]
-    shares = [round(w / sum(weights), 2) for w in weights]
-    shares[-1] = round(1.0 - sum(shares[:-1]), 2)
-    return json.dumps(dict(zip(labels, shares)), ensure_ascii=False)
-
-
 def distribution_response_format(
-    labels: Sequence[str], reasoning: bool = True
+    labels: Sequence[str], reasoning: bool = True, example_key: str = ""
 ) -> tuple[str, DistributionFormat]:
     """The closing instruction of a distribution prompt and the answer format it declares.
+
+    The example's made-up shares are drawn for ``example_key`` (the item and the
+    population asked about): they favour no label, and an answer that repeats them is
+    refused as ``copied_example`` (:mod:`inspect_plural.prompts._examples`).
 
     Args:
         labels: The scale's labels.
         reasoning: Ask for brief reasoning before the JSON.
+        example_key: What the example is drawn for.
 
     Returns:
         The instruction (every label spelled out, and a filled example) and the format.
     """
+    example = json.dumps(example_distribution(labels, example_key), ensure_ascii=False)
     text = (
         f"{_LEADS[reasoning]} End your answer with a JSON object in a ```json code block, "
         "with every label above as a key, spelled exactly as listed, and as its value the "
         "share of these people who chose that label (a number from 0 to 1; the shares sum "
         "to 1). For example, with made-up shares that only show the format:\n\n"
-        f"```json\n{_example(labels)}\n```"
+        f"```json\n{example}\n```"
     )
-    return text, DistributionFormat(options=list(labels))
+    return text, DistributionFormat(options=list(labels), example=example)
 
 
 def render_distribution_prompt(
@@ -120,7 +118,9 @@ def render_distribution_prompt(
     template = load_template(TEMPLATE, TEMPLATE_FIELDS, TEMPLATE_FIELDS, prompts)
     if metadata.scale is None:
         raise ValueError(f"item {metadata.item_id} has no label scale")
-    instruction, declared = distribution_response_format(metadata.labels, reasoning)
+    instruction, declared = distribution_response_format(
+        metadata.labels, reasoning, example_key(metadata, population)
+    )
     text = template.format(
         population=population,
         task=metadata.scale.description or DEFAULT_TASK,

@@ -11,7 +11,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.models import role_model
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, load_template
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.solvers._answers import (
     AnswerMode,
@@ -64,7 +64,9 @@ def render_judge_prompt(
     persona = ""
     if personalized and metadata.traits:
         persona = "\n# The Person\n\n" + render_traits(metadata.traits) + "\n"
-    instruction, declared = response_format(answer_format, metadata.labels, reasoning)
+    instruction, declared = response_format(
+        answer_format, metadata.labels, reasoning, example_key=example_key(metadata)
+    )
     assert metadata.scale is not None  # task_text checks it
     text = template.format(
         persona=persona,
@@ -110,7 +112,7 @@ def _judge(
         output, schema = await generate_answer(model, state.messages, config, structured)
         state.output = output
         state.messages.append(output.message)
-        answer = parse_answer(output.completion, labels, mode)
+        answer = parse_answer(output.completion, labels, mode, messages=[*kept, prompt])
         answer.schema_name = schema
         write_prediction(state.store, method, [answer], labels, model_calls=1)
         return state

@@ -40,6 +40,7 @@ from inspect_ai.util import span
 
 from inspect_plural.models import role_model
 from inspect_plural.prediction import PanelScores
+from inspect_plural.prompts import example_key
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
 from inspect_plural.solvers._limits import ANSWER_MAX_TOKENS
 from inspect_plural.solvers._ratings import (
@@ -107,6 +108,7 @@ def grading_input(metadata: RatedSampleMetadata) -> GradingInput:
         content_label=metadata.content_label,
         task_description=metadata.task_description,
         dimensions=[_on_rating_scale(d) for d in metadata.dimensions],
+        example_key=example_key(metadata),
     )
 
 

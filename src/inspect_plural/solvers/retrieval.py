@@ -13,7 +13,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.models import role_model
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, load_template
 from inspect_plural.records import AnnotatorSampleMetadata, LabeledExample
 from inspect_plural.solvers._answers import (
     ask,
@@ -123,7 +123,9 @@ def retrieval_examples(
         persona = ""
         if metadata.traits:
             persona = "\n# The Person\n\n" + render_traits(metadata.traits) + "\n"
-        instruction, declared = response_format(mode, labels, reasoning)
+        instruction, declared = response_format(
+            mode, labels, reasoning, example_key=example_key(metadata)
+        )
         assert metadata.scale is not None
         prompt = template.format(
             persona=persona,

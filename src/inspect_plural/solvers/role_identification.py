@@ -16,12 +16,12 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import DistributionFormat, declare_answer_format
+from inspect_plural.answer_screen import copied_distribution, refused_answer
 from inspect_plural.models import role_model
 from inspect_plural.parsing import parse_distribution
-from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.prompts import load_template
+from inspect_plural.prediction import ModelAnswer, Prediction, main_failure
+from inspect_plural.prompts import example_distribution, example_key, load_template
 from inspect_plural.records import RoleCandidate, RoleExample, RoleSampleMetadata
-from inspect_plural.solvers._answers import uniform_example
 from inspect_plural.solvers._limits import ROLE_ANSWER_MAX_TOKENS
 from inspect_plural.structured import Structured, generate_answer, structured_value
 
@@ -54,9 +54,22 @@ def _render_candidates(candidates: list[RoleCandidate]) -> str:
     return "\n\n".join(f"## {i}. {c.name}\n{c.profile}" for i, c in enumerate(candidates, 1))
 
 
-def _json_skeleton(names: list[str]) -> str:
-    """The filled example answer: every candidate equally likely (no placeholder to copy)."""
-    return json.dumps(uniform_example(names), ensure_ascii=False, indent=2)
+def json_skeleton(metadata: RoleSampleMetadata) -> str:
+    """The filled example answer: made-up probabilities drawn for the sample.
+
+    They favour no candidate (the largest goes to a candidate drawn uniformly per
+    sample), so a model that copies the example is right as often as chance, and an
+    answer equal to them is refused as ``copied_example``
+    (:mod:`inspect_plural.prompts._examples`). Never a placeholder to copy.
+
+    Args:
+        metadata: The sample's metadata.
+
+    Returns:
+        The example JSON object.
+    """
+    example = example_distribution(metadata.candidate_names, example_key(metadata))
+    return json.dumps(example, ensure_ascii=False, indent=2)
 
 
 def _render_example(number: int, example: RoleExample, template: str) -> str:
@@ -108,15 +121,36 @@ def render_role_prompt(
         conversation=metadata.conversation,
         candidates=_render_candidates(metadata.candidates),
         reasoning_instruction=REASONING_INSTRUCTIONS[reasoning],
-        json_skeleton=_json_skeleton(metadata.candidate_names),
+        json_skeleton=json_skeleton(metadata),
     )
 
 
-def _answer(output: ModelOutput, names: list[str], schema: str | None = None) -> ModelAnswer:
+def _answer(
+    output: ModelOutput,
+    names: list[str],
+    schema: str | None,
+    messages: list[ChatMessage],
+    declared: DistributionFormat,
+) -> ModelAnswer:
     text = output.completion
+    refused = refused_answer(text, messages)
+    if refused is not None:
+        refused.schema_name = schema
+        return refused
     parsed = parse_distribution(text, names)
+    copied = copied_distribution(parsed.distribution, declared)
+    if copied is not None:
+        return ModelAnswer(
+            raw=text, parse_ok=False, error=copied.error, failure=copied.failure, schema_name=schema
+        )
     if not parsed.ok or parsed.distribution is None:
-        return ModelAnswer(raw=text, parse_ok=False, error=parsed.error, schema_name=schema)
+        return ModelAnswer(
+            raw=text,
+            parse_ok=False,
+            error=parsed.error,
+            schema_name=schema,
+            failure=parsed.failure,
+        )
     dist = parsed.distribution
     return ModelAnswer(
         raw=text,
@@ -225,7 +259,12 @@ def role_identification(
             prompt.content = text
         else:
             prompt = ChatMessageUser(content=text)
-        declare_answer_format(prompt, DistributionFormat(options=names, reasoning=reasoning))
+        declared = DistributionFormat(
+            options=names,
+            reasoning=reasoning,
+            example=json_skeleton(metadata) if prompt_source == "template" else None,
+        )
+        declare_answer_format(prompt, declared)
         state.messages = [*kept, prompt]
 
         model = role_model("judge")
@@ -241,7 +280,8 @@ def role_identification(
             ]
         )
         outputs = [output for output, _ in results]
-        answers = [_answer(output, names, schema) for output, schema in results]
+        shown = list(state.messages)
+        answers = [_answer(output, names, schema, shown, declared) for output, schema in results]
         state.output = outputs[0]
         state.messages.append(outputs[0].message)
 
@@ -257,6 +297,7 @@ def role_identification(
             answers=answers,
             aggregate="single" if self_consistency == 1 else aggregate,
             model_calls=len(outputs),
+            failure=None if distribution is not None else main_failure(a.failure for a in answers),
         ).write_to(state.store)
         return state
 

@@ -116,7 +116,6 @@ def trait_ensemble(
         aggregate = "majority" if traits else "no_traits"
         traits = traits or [NO_TRAIT]
         labels = metadata.labels
-        instruction, declared = response_format(mode, labels, reasoning)
         template = load_template(
             TEMPLATE,
             {"trait", "task", "item", "labels", "response_format"},
@@ -133,6 +132,9 @@ def trait_ensemble(
         async def ask_once(dimension: str, value: str) -> ModelAnswer:
             nonlocal calls
             calls += 1
+            # keyed by item and trait only: with trait_scope="all" every annotator shares it
+            key = f"{metadata.dataset}:{metadata.item_id}:{dimension}={value}"
+            instruction, declared = response_format(mode, labels, reasoning, example_key=key)
             prompt = template.format(
                 trait=trait_sentence(dimension, value),
                 task=task_text(metadata),

@@ -45,6 +45,7 @@ from inspect_plural.item_records import (
 )
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers._cost import cost, cost_values
+from inspect_plural.scorers._failures import answer_failures, failure_reasons, failure_values
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.distribution._item_values import (
     DISTRIBUTION_PRESETS,
@@ -179,7 +180,7 @@ def distribution_metrics(
     }
     ordered = [n for n in (*SOFT_METRICS, *PERSPECTIVIST_METRICS) if n in names]
     metrics: list[Metric] = [factories[name]() for name in ordered]
-    metrics += [parse_failures(), failed_answers(), cost()]
+    metrics += [parse_failures(), failed_answers(), failure_reasons(), cost()]
     if dimensions:
         metrics.append(group_representativeness(list(dimensions), list(steered), level))
     return metrics
@@ -244,12 +245,16 @@ def distribution_scorer(
         if answers:
             value["n_answers"] = float(len(answers))
             value["failed_answers"] = float(sum(1 for a in answers if not a.parse_ok))
+        value.update(
+            failure_values(answer_failures(prediction, answers[len(prediction.answers) :]))
+        )
         ok = value["parse_ok"] >= 1.0
         return make_score(
             value,
             list(shown),
             answer=prediction.label if ok else None,
             explanation=prediction.rationale if ok else prediction.error,
+            metadata=None if ok else {"failure": prediction.failure},
         )
 
     return score

@@ -9,7 +9,9 @@ output being graded, as Markdown sections. The score's value is flat and numeric
   as keys: lower case, ``_`` for anything but letters and digits);
 - ``model_calls``, ``tokens``: what grading the sample cost (the sample that created
   the personas also carries their creation);
-- ``parse_failures``: persona answers that could not be read on every dimension.
+- ``parse_failures``: persona answers that could not be read on every dimension
+  (refused echoes and copied examples, and a refused synthesis, included), and
+  ``failed/<reason>`` per reason (:mod:`inspect_plural.scorers._failures`).
 
 A dimension no persona could score is NaN (so every sample has the same keys); a
 sample on which no persona gave a usable score is kept with reason ``grader_failed``
@@ -30,8 +32,10 @@ from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, Field
 
+from inspect_plural.parsing import FailureReason
 from inspect_plural.records import RatingDimension
 from inspect_plural.scorers._cost import CALLS_KEY, TOKENS_KEY
+from inspect_plural.scorers._failures import failure_values
 from inspect_plural.scorers._values import MAX_SHOWN, make_score
 from inspect_plural.solvers.debate import GroupDebate
 from inspect_plural.stakeholders import Persona
@@ -169,9 +173,8 @@ def render_graded(state: TaskState, target: Target | None = None) -> str:
     return "\n\n".join(parts)
 
 
-def _failures(debate: GroupDebate) -> int:
-    answers = [*debate.initial, *(e for e in debate.final if e.source == "closing_call")]
-    return sum(not e.parse_ok for e in answers) + sum(not t.parse_ok for t in debate.turns)
+def _failures(debate: GroupDebate) -> list[FailureReason | None]:
+    return [failure for ok, failure in debate.answer_outcomes() if not ok]
 
 
 def _one_line(text: str) -> str:
@@ -243,7 +246,9 @@ def panel_score(
             values[group_key(d.name, keys[g.group])] = means.get(g.group, math.nan)
     values[CALLS_KEY] = float(creation_calls + sum(g.model_calls for g in debates))
     values[TOKENS_KEY] = float(creation_tokens + sum(g.tokens for g in debates))
-    values[PARSE_FAILURES_KEY] = float(sum(_failures(g) for g in debates))
+    failures = [f for g in debates for f in _failures(g)]
+    values[PARSE_FAILURES_KEY] = float(len(failures))
+    values.update(failure_values(failures))
     explanation = _explanation(debates, record.dimensions, values, keys)
     metadata: dict[str, Any] = {
         PANEL_KEY: record.model_dump(exclude_defaults=False),

@@ -272,6 +272,7 @@ def _panel(given: dict[str, Any]) -> Scorer:
             content_label=CONTENT_LABEL,
             task_description=task,
             dimensions=dims,
+            example_key=f"{state.sample_id}:{state.epoch}",
         )
         config = GenerateConfig(
             temperature=opts["temperature"],

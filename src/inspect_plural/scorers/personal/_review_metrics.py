@@ -4,8 +4,10 @@ Pooled over every (story, reviewer) row, as the official ``get_score.py`` comput
 Pearson, Spearman, Kendall tau-b (scipy), exact-match ``accuracy`` and ``mae``.
 
 - **Failures.** ``midpoint`` (default) keeps a row without a score, predicting the middle
-  of the scale (5.5) for the correlations and MAE and counting it wrong for accuracy;
-  ``drop`` (``metrics_preset=perse``) leaves it out, as the official code does.
+  of the scale (5.5) for the correlations, counting it wrong for accuracy, and giving
+  it the error of a uniformly random score for the MAE (:func:`chance_abs_error`; the
+  midpoint's own error would beat chance: a failure never does); ``drop``
+  (``metrics_preset=perse``) leaves it out, as the official code does.
 - **Accuracy.** ``rounded`` (default): the prediction rounded half up equals the gold
   score (a mean of prior scores, 6.67, counts as 7); ``raw`` (``metrics_preset=perse``):
   the prediction itself equals it, as ``get_score.py`` compares them (6.67 never matches).
@@ -39,6 +41,7 @@ __all__ = [
     "REVIEW_ACCURACY",
     "REVIEW_FULL_ONLY",
     "SHUFFLE_PRED",
+    "chance_abs_error",
     "ReviewAccuracy",
     "ReviewFailures",
     "review_metrics",
@@ -73,6 +76,24 @@ def sample_values(scores: list[SampleScore]) -> Iterator[tuple[dict[str, float],
     for sample_score in scores:
         if isinstance(sample_score.score.value, dict):
             yield values_of(sample_score.score), dict(sample_score.sample_metadata or {})
+
+
+def chance_abs_error(gold: float, low: float, high: float) -> float:
+    """The expected absolute error of a score drawn uniformly from ``low..high`` (integers).
+
+    On a 1-10 scale a gold of 7 gives (6+5+4+3+2+1+0+1+2+3)/10 = 2.7, more than the
+    midpoint's 1.5.
+
+    Args:
+        gold: The gold score.
+        low: Lowest score of the scale.
+        high: Highest score of the scale.
+
+    Returns:
+        The mean of ``|s - gold|`` over the scale's integer scores.
+    """
+    scores = np.arange(math.ceil(low), math.floor(high) + 1, dtype=float)
+    return float(np.mean(np.abs(scores - gold)))
 
 
 def _raw_exact(value: dict[str, float]) -> float:
@@ -154,6 +175,7 @@ def review_summary(
     middle = (low + high) / 2
     preds: list[float] = []
     golds: list[float] = []
+    errors: list[float] = []
     rounded: list[float] = []
     raw: list[float] = []
     overlap: dict[str, list[float]] = {"review_rouge1": [], "review_bleu": []}
@@ -170,19 +192,21 @@ def review_summary(
         for key, values in overlap.items():
             if key in value:
                 values.append(float(value[key]))
+        gold = float(value["gold"])
         if "pred" in value:
             preds.append(float(value["pred"]))
+            errors.append(abs(float(value["pred"]) - gold))
             rounded.append(float(value.get("exact", 0.0)))
             raw.append(_raw_exact(value))
         elif failures == "midpoint":
             preds.append(middle)
+            errors.append(chance_abs_error(gold, low, high))
             rounded.append(0.0)
             raw.append(0.0)
         else:
             continue
-        golds.append(float(value["gold"]))
+        golds.append(gold)
     report = _pooled(preds, golds)
-    pred_array, gold_array = np.asarray(preds), np.asarray(golds)
     report.update(
         {
             "accuracy": float(np.mean(rounded if accuracy == "rounded" else raw))
@@ -190,7 +214,7 @@ def review_summary(
             else math.nan,
             "accuracy_rounded": float(np.mean(rounded)) if preds else math.nan,
             "accuracy_raw": float(np.mean(raw)) if preds else math.nan,
-            "mae": float(np.mean(np.abs(pred_array - gold_array))) if preds else math.nan,
+            "mae": float(np.mean(errors)) if preds else math.nan,
             "n": float(len(preds)),
             "cold_start": cold,
         }

@@ -27,6 +27,7 @@ from inspect_ai.solver import TaskState
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import PairSampleMetadata, ReviewSampleMetadata
 from inspect_plural.scorers._cost import cost, cost_values
+from inspect_plural.scorers._failures import answer_failures, failure_reasons, failure_values
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.personal._choice_metrics import (
     ChoiceFailures,
@@ -42,7 +43,7 @@ from inspect_plural.scorers.personal._review_metrics import (
     shuffle_key,
 )
 from inspect_plural.scorers.personal._review_text import review_bleu, review_rouge1
-from inspect_plural.scorers.role import parse_failures
+from inspect_plural.scorers.role import failed_answers, parse_failures
 
 __all__ = [
     "PERSONAL_PRESETS",
@@ -85,7 +86,12 @@ def _cost(prediction: Prediction) -> dict[str, float]:
         **cost_values(prediction),
         "n_answers": float(len(prediction.answers)),
         "failed_answers": float(sum(1 for a in prediction.answers if not a.parse_ok)),
+        **failure_values(answer_failures(prediction)),
     }
+
+
+def _failure(prediction: Prediction) -> dict[str, str | None]:
+    return {} if prediction.parse_ok else {"failure": prediction.failure}
 
 
 def _round_half_up(value: float) -> float:
@@ -101,7 +107,7 @@ def _review_text(prediction: Prediction) -> str | None:
     return next((a.review for a in prediction.answers if a.review), None)
 
 
-@scorer(metrics=[review_metrics(), parse_failures(), cost()])
+@scorer(metrics=[review_metrics(), parse_failures(), failed_answers(), failure_reasons(), cost()])
 def review_scorer() -> Scorer:
     """Score a Per-MPST prediction against the reviewer's own score (and review).
 
@@ -136,7 +142,7 @@ def review_scorer() -> Scorer:
             REVIEW_SHOWN,
             answer=None if not usable else f"{pred:g}",
             explanation=review or (prediction.rationale if usable else prediction.error),
-            metadata={"flags": list(prediction.flags)},
+            metadata={"flags": list(prediction.flags), **_failure(prediction)},
         )
 
     return score
@@ -153,7 +159,7 @@ def _first_shown(label: str | None, order: str | None) -> float | None:
     return float(label == ("Plot A" if order != "BA" else "Plot B"))
 
 
-@scorer(metrics=[choice_metrics(), parse_failures(), cost()])
+@scorer(metrics=[choice_metrics(), parse_failures(), failed_answers(), failure_reasons(), cost()])
 def choice_scorer() -> Scorer:
     """Score a Per-DOC prediction against the annotator's choice.
 
@@ -185,7 +191,7 @@ def choice_scorer() -> Scorer:
             CHOICE_SHOWN,
             answer=label,
             explanation=prediction.error if label is None else prediction.rationale,
-            metadata={"flags": list(prediction.flags)},
+            metadata={"flags": list(prediction.flags), **_failure(prediction)},
         )
 
     return score

@@ -17,6 +17,7 @@ from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, grouped, metr
 from pydantic import BaseModel, ConfigDict
 
 from inspect_plural.scorers._cost import cost
+from inspect_plural.scorers._failures import failure_reasons
 from inspect_plural.scorers._prf import (
     FAILED,
     LabelSet,
@@ -358,7 +359,7 @@ def perspective_metrics(
         ]
         if traits:
             metrics.append(prf_trait(preset, names))
-    metrics += [parse_failures(), failed_answers(), cost()]
+    metrics += [parse_failures(), failed_answers(), failure_reasons(), cost()]
     return metrics
 
 

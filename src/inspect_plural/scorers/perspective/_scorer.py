@@ -45,6 +45,7 @@ from inspect_ai.solver import TaskState
 from inspect_plural.prediction import Prediction
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.scorers._cost import cost_values
+from inspect_plural.scorers._failures import answer_failures, failure_values
 from inspect_plural.scorers._prf import FAILED
 from inspect_plural.scorers._reduce import mean_by_key
 from inspect_plural.scorers._values import make_score, values_of, with_values
@@ -136,6 +137,7 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
         value.update(cost_values(prediction))
         value["n_answers"] = float(len(prediction.answers))
         value["failed_answers"] = float(sum(1 for a in prediction.answers if not a.parse_ok))
+        value.update(failure_values(answer_failures(prediction)))
         if distribution:
             dist = prediction.distribution if ok else None
             probs = (
@@ -156,6 +158,7 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
             shown,
             answer=prediction.label if ok else None,
             explanation=error if not ok else prediction.rationale,
+            metadata=None if ok else {"failure": prediction.failure},
         )
 
     return score

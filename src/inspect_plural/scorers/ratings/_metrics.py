@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from inspect_plural.scorers._correlation import Coefficient, CorrelationMode
 from inspect_plural.scorers._cost import cost
+from inspect_plural.scorers._failures import failure_reasons
 from inspect_plural.scorers.ratings._correlations import (
     check_coefficients,
     check_mode,
@@ -37,7 +38,7 @@ from inspect_plural.scorers.ratings._correlations import (
     rating_correlations,
 )
 from inspect_plural.scorers.ratings._panels import ALPHA_DIMENSIONS, group_alpha, panel_cost
-from inspect_plural.scorers.role import parse_failures
+from inspect_plural.scorers.role import failed_answers, parse_failures
 
 __all__ = [
     "RATING_METRIC_LEVELS",
@@ -142,7 +143,7 @@ def rating_metrics(
         if config.headline_groups and stakeholder_groups:
             found.append(group_correlations(dimensions, mode, signs, headline, False, "final"))
         if not config.table_only:
-            found += [parse_failures(), cost()]
+            found += [parse_failures(), failed_answers(), failure_reasons(), cost()]
         return found
     full: list[Metric | dict[str, list[Metric]]] = [
         rating_correlations(dimensions, mode, signs, None, True),
@@ -153,5 +154,6 @@ def rating_metrics(
             group_correlations(dimensions, mode, signs, None, True, "final"),
             group_correlations(dimensions, mode, signs, None, True, "initial"),
         ]
-    full += [group_alpha(alpha_level, alpha_dimensions), parse_failures(), cost(), panel_cost()]
+    full += [group_alpha(alpha_level, alpha_dimensions), parse_failures(), failed_answers()]
+    full += [failure_reasons(), cost(), panel_cost()]
     return full

@@ -10,16 +10,47 @@ from collections.abc import Mapping
 
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
+from inspect_ai.util import Store
 
+from inspect_plural.parsing import FailureReason
 from inspect_plural.prediction import PanelScores, Prediction
 from inspect_plural.records import RatedSampleMetadata
+from inspect_plural.scorers._failures import answer_failures, failure_values
 from inspect_plural.scorers._reduce import mean_by_key
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.ratings._metrics import rating_metrics
 from inspect_plural.scorers.ratings._panels import OVERALL
 from inspect_plural.scorers.ratings._values import GROUP_PREFIX, INITIAL_GROUP_PREFIX, finite
+from inspect_plural.solvers.chateval import ChatEvalRecord
+from inspect_plural.solvers.debate import PanelDebate
 
 __all__ = ["group_initial_scores", "rating_mean", "rating_scorer"]
+
+
+Outcome = tuple[bool, FailureReason | None]
+
+
+def debate_outcomes(store: Store) -> list[Outcome]:
+    """The answers of a sample's discussion that its prediction does not list.
+
+    MAJ-Eval's evaluations, debate turns and syntheses (its prediction lists no answer),
+    and ChatEval's discussion turns (its prediction lists the final ones).
+
+    Args:
+        store: The sample's store.
+
+    Returns:
+        ``(parse_ok, failure)`` per answer.
+    """
+    keys = set(store.keys())
+    outcomes: list[Outcome] = []
+    if "PanelDebate:groups" in keys:
+        for group in PanelDebate.read(store).groups:
+            outcomes += group.answer_outcomes()
+    if "ChatEvalRecord:turns" in keys:
+        turns = ChatEvalRecord.read(store).turns
+        outcomes += [(t.parse_ok is not False, t.failure) for t in turns if not t.final]
+    return outcomes
 
 
 def _scores(prefix: str, scores: Mapping[str, float]) -> dict[str, float]:
@@ -76,14 +107,18 @@ def rating_scorer() -> Scorer:
         for group, panel in prediction.panels.items():
             initial = group_initial_scores(panel)
             value.update(_scores(f"{INITIAL_GROUP_PREFIX}{group}/", initial))
+        discussion = debate_outcomes(state.store)
+        failures = answer_failures(prediction)
+        failures += [failure or "no_answer" for ok, failure in discussion if not ok]
         value.update(
             {
                 "parse_ok": float(prediction.parse_ok),
                 "n_scored": float(len(pred)),
                 "model_calls": float(prediction.model_calls),
                 "tokens": float(prediction.tokens),
-                "n_answers": float(len(prediction.answers)),
-                "failed_answers": float(sum(1 for a in prediction.answers if not a.parse_ok)),
+                "n_answers": float(len(prediction.answers) + len(discussion)),
+                "failed_answers": float(len(failures)),
+                **failure_values(failures),
             }
         )
         head = metadata.dimensions[0].name if metadata.dimensions else OVERALL
@@ -96,6 +131,7 @@ def rating_scorer() -> Scorer:
             metadata={
                 "panels": {g: p.model_dump() for g, p in prediction.panels.items()},
                 "group": metadata.output.group,
+                **({} if prediction.parse_ok else {"failure": prediction.failure}),
             },
         )
 

@@ -30,6 +30,7 @@ from inspect_plural.scorers._calibration import (
     top_k_correct,
 )
 from inspect_plural.scorers._cost import cost
+from inspect_plural.scorers._failures import failure_reasons
 from inspect_plural.scorers._values import values_of
 from inspect_plural.scorers.role._config import Failures, RoleMetricConfig
 
@@ -179,4 +180,10 @@ def role_metrics(config: RoleMetricConfig) -> list[Metric | dict[str, list[Metri
     PersonaEval's numbers (top-1, top-2, mean rank, ECE, Brier), parse failures, the
     share of failed answers, and calls and tokens per sample.
     """
-    return [*distribution_metrics(config), parse_failures(), failed_answers(), cost()]
+    return [
+        *distribution_metrics(config),
+        parse_failures(),
+        failed_answers(),
+        failure_reasons(),
+        cost(),
+    ]

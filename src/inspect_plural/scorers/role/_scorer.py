@@ -40,6 +40,7 @@ from inspect_plural.prediction import Prediction
 from inspect_plural.records import RoleSampleMetadata
 from inspect_plural.scorers._calibration import RankMethod, TieBreak
 from inspect_plural.scorers._cost import cost_values
+from inspect_plural.scorers._failures import answer_failures, failure_values
 from inspect_plural.scorers._reduce import mean_by_key
 from inspect_plural.scorers._values import make_score
 from inspect_plural.scorers.role._config import (
@@ -141,12 +142,14 @@ def role_scorer(
         value["renormalised"] = float(prediction.renormalised)
         value["n_answers"] = float(len(prediction.answers))
         value["failed_answers"] = float(sum(1 for a in prediction.answers if not a.parse_ok))
+        value.update(failure_values(answer_failures(prediction)))
         value.update(cost_values(prediction))
         return make_score(
             value,
             SHOWN,
             answer=ranked_answer(prediction.distribution, names) if ok else None,
             explanation=error if not ok else prediction.rationale,
+            metadata=None if ok else {"failure": prediction.failure},
         )
 
     return score

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, load_template
 from inspect_plural.records import RatedSampleMetadata
 from inspect_plural.solvers._ratings import (
-    SCORE_EXAMPLE,
     SCORE_HIGH,
     SCORE_LOW,
     render_dimensions,
     render_rated,
+    scores_example,
 )
 from inspect_plural.solvers.chateval._roles import Referee
 
 __all__ = [
     "FINAL",
+    "final_example",
     "FINAL_FIELDS",
     "FINAL_REQUIRED",
     "NO_HISTORY",
@@ -74,6 +75,24 @@ def render_history(lines: Sequence[tuple[str, str]]) -> str:
     return "\n\n".join(f"[{name}]: {text.strip()}" for name, text in lines)
 
 
+def final_example(metadata: RatedSampleMetadata, referee: Referee) -> str:
+    """The final round's filled example: one score line per dimension.
+
+    The scores are drawn for the sample and the referee
+    (:func:`~inspect_plural.solvers._ratings.scores_example`).
+
+    Args:
+        metadata: The sample's metadata.
+        referee: Who is asked.
+
+    Returns:
+        The score lines.
+    """
+    key = f"{example_key(metadata)}:{referee.name}"
+    scores = scores_example(metadata.dimensions, key)
+    return "\n".join(f"{d.title} score: {scores[d.name]}" for d in metadata.dimensions)
+
+
 def turn_prompt(
     metadata: RatedSampleMetadata,
     referee: Referee,
@@ -105,8 +124,8 @@ def turn_prompt(
     )
     if final:
         closing = load_template(FINAL, FINAL_FIELDS, FINAL_REQUIRED, prompts)
-        # a filled example (the middle score), never a "<1-5>" a model could echo
-        score_lines = "\n".join(f"{d.title} score: {SCORE_EXAMPLE}" for d in metadata.dimensions)
+        # a filled example (scores drawn for the sample), never a "<1-5>" to echo
+        score_lines = final_example(metadata, referee)
         prompt = (
             prompt.rstrip("\n")
             + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from inspect_plural.parsing import FailureReason
 from inspect_plural.prediction import StoredRecord
 
 __all__ = ["ChatEvalRecord", "ChatEvalTurn"]
@@ -24,9 +25,11 @@ class ChatEvalTurn(BaseModel):
         text: What joined the discussion (empty when a final answer never parsed).
         attempts: Every answer received, the first then each retry's.
         retries: Calls made after the first because the scores did not parse.
-        parse_ok: Whether the final answer's scores parsed (None for discussion turns).
+        parse_ok: Whether the final answer's scores parsed (None for discussion turns;
+            False for a discussion turn refused as an echo of its prompt).
         scores: The parsed scores (final turns that parsed).
         error: Why the final answer did not parse (the last attempt's reason).
+        failure: Its reason code (``echo``, ``copied_example``, ``hedge``, ...).
         model_calls: Calls made for this turn.
         tokens: Input plus output tokens of those calls.
 
@@ -41,6 +44,7 @@ class ChatEvalTurn(BaseModel):
     parse_ok: bool | None = None
     scores: dict[str, float] = Field(default_factory=dict)
     error: str | None = None
+    failure: FailureReason | None = None
     model_calls: int = 0
     tokens: int = 0
 

@@ -46,6 +46,7 @@ from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
 from inspect_plural.answer_format import ScoreLinesFormat, TextFormat, declare_answer_format
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, PanelScores
 from inspect_plural.prompts import load_template
@@ -64,6 +65,7 @@ from inspect_plural.solvers.chateval._prompts import (
     TURN,
     TURN_FIELDS,
     TURN_REQUIRED,
+    final_example,
     render_history,
     turn_prompt,
 )
@@ -170,7 +172,10 @@ def chateval(
         final = round_number == rounds
         prompt = turn_prompt(metadata, referee, history, final, prompts)
         answer_format = (
-            ScoreLinesFormat(titles=[d.title for d in metadata.dimensions])
+            ScoreLinesFormat(
+                titles=[d.title for d in metadata.dimensions],
+                example=final_example(metadata, referee),
+            )
             if final
             else TextFormat()
         )
@@ -182,18 +187,26 @@ def chateval(
             turn.tokens += tokens_of(output)
             turn.attempts.append(output.completion)
             turn.retries = attempt
+            refusal = screen_answer(output.completion, [message])
             if not final:
-                turn.text = output.completion
+                if refusal is None:
+                    turn.text = output.completion
+                else:  # an echo joins no discussion, and counts as a failed turn
+                    turn.parse_ok, turn.error, turn.failure = False, refusal.error, refusal.failure
                 break
+            if refusal is not None:
+                turn.parse_ok, turn.error, turn.failure = False, refusal.error, refusal.failure
+                continue
             parsed = parse_score_lines(output.completion, metadata.dimensions)
             if parsed.ok:
                 turn.text = output.completion
                 turn.parse_ok = True
                 turn.scores = parsed.scores
-                turn.error = None
+                turn.error = turn.failure = None
                 break
             turn.parse_ok = False
             turn.error = parsed.error
+            turn.failure = parsed.failure
         return turn
 
     async def summarize(
@@ -293,6 +306,7 @@ def chateval(
                 persona=t.referee,
                 scores=t.scores or None,
                 read_as="text" if t.parse_ok else None,  # score lines
+                failure=None if t.parse_ok else (t.failure or "no_answer"),
             )
             for t in final_turns
         ]

@@ -9,9 +9,15 @@
    already seen; after a round whose answer listed no readable character, reminding the
    model of the format, with the round's own seed, so a greedy model is not sent the
    same prompt twice), up to ``max_selection_rounds`` rounds in all. If the panel is
-   still short, it is completed with the remaining candidates in listed order (those
-   whose verdict could not be read before those judged INVALID); the panel's
-   ``status`` says so.
+   still short but holds a validated character, it is completed with the remaining
+   candidates in listed order (those whose verdict could not be read before those
+   judged INVALID); the panel's ``status`` says so. With no validated character there
+   is no panel: the annotator's samples fail (``no_panel``) instead of role-playing
+   characters nobody vouched for.
+
+A candidate that is the selection prompt's own example (:data:`EXAMPLE_CHARACTER`, the
+name a small model copies) is refused before validation, as MAJ-Eval's personas and
+PERSE's reviews refuse their prompts' examples.
 
 Finished panels are stored on disk (``$INSPECT_PLURAL_CACHE/panels``) under a key of
 everything their calls depend on (prompts, model, server, arguments, generation config,
@@ -33,6 +39,7 @@ from pydantic import BaseModel, Field, ValidationError
 from inspect_plural._concurrency import gather, named
 from inspect_plural._disk_cache import cache_key, read_entry, write_entry
 from inspect_plural.answer_format import CharacterListFormat, LabelFormat, declare_answer_format
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.parsing import VERDICTS, character_key, parse_characters, parse_verdict
 from inspect_plural.prediction import StoredRecord
 from inspect_plural.prompts import load_template
@@ -43,11 +50,13 @@ from inspect_plural.solvers.judge import task_text
 from inspect_plural.structured import Structured, generate_answer, structured_mode
 
 __all__ = [
+    "EXAMPLE_CHARACTER",
     "PANEL_CACHE",
     "BuiltPanel",
     "CharacterPanel",
     "MovieCharacter",
     "build_panel",
+    "is_example_character",
     "panel_disk_key",
     "panel_key",
     "profile_text",
@@ -60,7 +69,7 @@ VALIDATE = "cinemetric_validate.txt"
 SELECT_FIELDS = {"count", "profile", "examples", "task", "basis", "exclude"}
 VALIDATE_FIELDS = {"character", "movie"}
 PANEL_CACHE = "panels"
-PANEL_CACHE_VERSION = 2
+PANEL_CACHE_VERSION = 3
 """Bump when a change to the code changes the panels the same prompts produce."""
 NO_PROFILE = "Nothing is known about this person's background; go by their example judgments."
 UNREADABLE_ROUND = (
@@ -138,6 +147,24 @@ class BuiltPanel(BaseModel):
     model_calls: int
     selection_raw: list[str]
 
+
+EXAMPLE_CHARACTER = ("Marge Gunderson", "Fargo")
+"""The character and movie of the filled example in ``cinemetric_select.txt``: a candidate
+under that name copied the example and is refused."""
+EXAMPLE_ENTRY = "Character Name: Marge Gunderson\nMovie Title: Fargo (1996)"
+"""How the example entry opens in ``cinemetric_select.txt`` (declared with the prompt)."""
+
+
+def is_example_character(name: str) -> bool:
+    """Whether a listed character is the selection prompt's example (by name).
+
+    Args:
+        name: The character's name as listed.
+
+    Returns:
+        True for the example's name in any spelling.
+    """
+    return character_key(name, "") == character_key(EXAMPLE_CHARACTER[0], "")
 
 def panel_key(metadata: AnnotatorSampleMetadata, run: int | None = None) -> tuple[str, ...]:
     """What a panel depends on: the dataset, the annotator, their examples and traits.
@@ -281,6 +308,8 @@ async def _validate(
     )
     verdict_config = GenerateConfig(max_tokens=VERDICT_MAX_TOKENS).merge(config)
     output, _ = await generate_answer(model, [message], verdict_config, structured)
+    if screen_answer(output.completion, [message]) is not None:
+        return "UNPARSED"  # an echo of the claim is no verdict
     parsed = parse_verdict(output.completion)
     return "UNPARSED" if not parsed.ok else ("VALID" if parsed.label == "VALID" else "INVALID")
 
@@ -301,6 +330,7 @@ async def build_panel(
     raws: list[str] = []
     calls = 0
     rounds = 0
+    copied = 0
     unreadable = False
     for round_number in range(1, max_rounds + 1):
         rounds = round_number
@@ -308,7 +338,8 @@ async def build_panel(
             metadata, n_candidates, training_examples, candidates, unreadable, prompts
         )
         message = declare_answer_format(
-            ChatMessageUser(content=prompt), CharacterListFormat(count=n_candidates)
+            ChatMessageUser(content=prompt),
+            CharacterListFormat(count=n_candidates, example=EXAMPLE_ENTRY),
         )
         # each round its own seed: a later round never repeats an earlier call
         round_config = GenerateConfig(max_tokens=PANEL_SELECTION_MAX_TOKENS).merge(config)
@@ -318,8 +349,12 @@ async def build_panel(
         calls += 1
         raws.append(output.completion)
         new: list[MovieCharacter] = []
-        for parsed in parse_characters(output.completion):
+        refused = screen_answer(output.completion, [message]) is not None  # echo or copy
+        for parsed in [] if refused else parse_characters(output.completion):
             key = character_key(parsed.name, parsed.movie)
+            if is_example_character(parsed.name):
+                copied += 1
+                continue
             if key not in seen and len(new) < n_candidates:
                 seen.add(key)
                 new.append(
@@ -347,7 +382,9 @@ async def build_panel(
     valid = [c for c in candidates if c.validated]
     chosen = valid[:n_personas]
     status = f"{len(valid)} of {len(candidates)} candidates valid after {rounds} selection round(s)"
-    if len(chosen) < n_personas:
+    if copied:
+        status += f"; {copied} listed the prompt's example character (refused)"
+    if chosen and len(chosen) < n_personas:
         rest = [c for c in candidates if not c.validated]
         rest.sort(key=lambda c: c.verdict != "UNPARSED")  # stable: listed order within each
         filler = rest[: n_personas - len(chosen)]
@@ -357,7 +394,11 @@ async def build_panel(
             )
         chosen += filler  # validated characters first, so they lead the vote's tie rule
     if not chosen:
-        status += "; no character could be read from the selection answers"
+        status += (
+            "; no validated character: no panel"
+            if candidates
+            else "; no character could be read from the selection answers"
+        )
     return BuiltPanel(
         characters=[c.model_copy() for c in chosen],
         candidates=candidates,

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from inspect_plural._concurrency import gather, named
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, load_template
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.solvers._answers import (
     ask,
@@ -310,7 +310,14 @@ def cinemetric(
         labels = metadata.labels
         if not built.characters:
             write_prediction(
-                state.store, method, [], labels, persona_calls, "majority", built.status
+                state.store,
+                method,
+                [],
+                labels,
+                persona_calls,
+                "majority",
+                built.status,
+                failure="no_panel",
             )
             return state
         aspect = "Character's aspect" if character_names else "User's aspect"
@@ -328,7 +335,9 @@ def cinemetric(
                 "Their sense of fairness",
             ),
         ]
-        instruction, declared = response_format(mode, labels, fields=fields)
+        instruction, declared = response_format(
+            mode, labels, fields=fields, example_key=example_key(metadata)
+        )
         model = role_model("judge")
         # a different seed per epoch, so --epochs samples the role-play again
         call_config = GenerateConfig(max_tokens=answer_cap(True, None)).merge(config)

@@ -27,6 +27,7 @@ span per persona (its name) and per ``moderator`` pick.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -34,8 +35,9 @@ from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
+from inspect_plural.answer_screen import Refusal, screen_answer
 from inspect_plural.rating_parsing import DONE_MARKER
-from inspect_plural.solvers._ratings import mean_scores, render_dimensions
+from inspect_plural.solvers._ratings import mean_scores, render_dimensions, scores_example
 from inspect_plural.solvers.debate._calls import DebateCalls
 from inspect_plural.solvers.debate._records import DebateTurn, Evaluation, GroupDebate
 from inspect_plural.solvers.debate._rules import (
@@ -96,7 +98,10 @@ class _Group:
         if with_done:
             extra["done"] = {"type": "boolean"}
         schema = scale_schema(self.dimensions, extra)
-        instruction = scale_instruction(self.dimensions).replace(
+        key = f"{self.grading.example_key}:{self.group.name}"
+        # the example shows scores only: an answer that is just the example gave no feedback
+        example = json.dumps(scores_example(self.dimensions, key))
+        instruction = scale_instruction(self.dimensions, key).replace(
             "with exactly these keys",
             'with a "feedback" string'
             + (', a "done" flag' if with_done else "")
@@ -104,7 +109,10 @@ class _Group:
         )
         prefixes = [DONE_MARKER] if with_done else []
         name = "debate_turn" if with_done else "scores"
-        return instruction, JsonFormat(json_schema=schema, prefix_choices=prefixes, name=name)
+        declared = JsonFormat(
+            json_schema=schema, prefix_choices=prefixes, name=name, example=example
+        )
+        return instruction, declared
 
     async def _ask_persona(
         self, persona: Persona, user: str, declared: JsonFormat
@@ -112,6 +120,9 @@ class _Group:
         message = declare_answer_format(ChatMessageUser(content=user), declared)
         messages = [self._system(persona), message]
         text, schema = await self.call(self.settings.roles.persona, messages)
+        refusal = screen_answer(text, messages)
+        if refusal is not None:  # never parsed, and kept out of the others' transcript
+            return text, self._refused(persona.name, refusal, schema), False
         parsed = parse_dimension_scores(text, self.dimensions)
         feedback = str(parsed.fields.get("feedback") or text)
         evaluation = Evaluation(
@@ -122,8 +133,20 @@ class _Group:
             feedback=feedback,
             read_as=parsed.read_as,
             schema_name=schema,
+            failure=parsed.failure,
         )
         return text, evaluation, parsed.done
+
+    @staticmethod
+    def _refused(name: str, refusal: Refusal, schema: str | None) -> Evaluation:
+        return Evaluation(
+            persona=name,
+            parse_ok=False,
+            error=refusal.error,
+            feedback=f"(no answer: {refusal.failure.replace('_', ' ')})",
+            schema_name=schema,
+            failure=refusal.failure,
+        )
 
     async def phase1(self) -> None:
         instruction, declared = self._scores_format(with_done=False)
@@ -172,7 +195,8 @@ class _Group:
         )
         async with span("moderator"):
             raw, _ = await self.call(self.settings.roles.moderator, [message])
-        speaker, reason = parse_moderator_pick(raw, candidates)
+        refused = screen_answer(raw, [message]) is not None
+        speaker, reason = (None, "") if refused else parse_moderator_pick(raw, candidates)
         if speaker is None:
             speaker = fallback_speaker(candidates, latest, heard, self.names)
             return DebateTurn(
@@ -227,6 +251,7 @@ class _Group:
             turn.scores = evaluation.scores
             turn.done = done
             turn.parse_ok = evaluation.parse_ok
+            turn.failure = evaluation.failure
             self.record.turns.append(turn)
             spoke.add(turn.speaker)
             if evaluation.scores:
@@ -293,7 +318,7 @@ class _Group:
         self._means()
         schema = scale_schema(self.dimensions, {"synthesis": {"type": "string"}})
         instruction = (
-            scale_instruction(self.dimensions)
+            scale_instruction(self.dimensions, f"{self.grading.example_key}:aggregator")
             .replace("with exactly these keys", 'with a "synthesis" string and these keys')
             .replace("an integer score", "the group's average score")
         )
@@ -310,6 +335,10 @@ class _Group:
         )
         async with span("aggregator"):
             raw, _ = await self.call(self.settings.roles.aggregator, [message])
+        refusal = screen_answer(raw, [message])
+        if refusal is not None:  # an echo of the evaluations is no synthesis
+            self.record.aggregator_failure = refusal.failure
+            return
         parsed = parse_dimension_scores(raw, self.dimensions)
         self.record.synthesis = str(parsed.fields.get("synthesis") or raw)
         self.record.aggregator_scores = parsed.scores

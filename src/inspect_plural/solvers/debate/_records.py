@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from inspect_plural.parsing import ReadAs
+from inspect_plural.parsing import FailureReason, ReadAs
 from inspect_plural.prediction import StoredRecord
 from inspect_plural.stakeholders import StakeholderGroup
 
@@ -33,6 +33,8 @@ class Evaluation(BaseModel):
             persona's last parsed score.
         schema_name: The JSON schema structured output constrained the answer to (None:
             unconstrained, or not from an answer).
+        failure: Why the answer is not one (``echo``, ``copied_example``, ...; None when
+            it parsed, or when not from an answer).
 
     """
 
@@ -44,6 +46,7 @@ class Evaluation(BaseModel):
     read_as: ReadAs | None = None
     source: str = "phase1"
     schema_name: str | None = None
+    failure: FailureReason | None = None
 
 
 class DebateTurn(BaseModel):
@@ -61,6 +64,7 @@ class DebateTurn(BaseModel):
         scores: The speaker's scores after the turn (parsed dimensions only).
         done: Whether the speaker said NO MORE COMMENTS.
         parse_ok: Whether every dimension parsed.
+        failure: Why the turn is no answer (``echo``, ``hedge``, ...; None when parsed).
 
     """
 
@@ -74,6 +78,7 @@ class DebateTurn(BaseModel):
     scores: dict[str, float] = Field(default_factory=dict)
     done: bool = False
     parse_ok: bool = False
+    failure: FailureReason | None = None
 
 
 class GroupDebate(BaseModel):
@@ -92,6 +97,8 @@ class GroupDebate(BaseModel):
         synthesis: The aggregator's summary.
         aggregator_scores: The averages the aggregator reported (recorded, not used).
         aggregator_mismatch: Whether those differ from the computed means.
+        aggregator_failure: Why the aggregator's answer was refused (an echo or a
+            copied example; None: accepted, or no aggregator).
         scores: The group's score per dimension (mean of the final scores).
         initial_scores: The mean of the phase-1 scores.
         model_calls: Calls made by the group for this sample.
@@ -110,10 +117,29 @@ class GroupDebate(BaseModel):
     synthesis: str = ""
     aggregator_scores: dict[str, float] = Field(default_factory=dict)
     aggregator_mismatch: bool = False
+    aggregator_failure: FailureReason | None = None
     scores: dict[str, float] = Field(default_factory=dict)
     initial_scores: dict[str, float] = Field(default_factory=dict)
     model_calls: int = 0
     tokens: int = 0
+
+    def answer_outcomes(self) -> list[tuple[bool, FailureReason | None]]:
+        """Every persona answer of the debate: whether it parsed, and if not, why.
+
+        The independent evaluations, every debate turn and the closing calls' answers
+        (a final evaluation that is a kept earlier one is not a new answer), and the
+        aggregator's synthesis when there was one (failed when refused as an echo or a
+        copied example; its scores are recorded, not used).
+
+        Returns:
+            ``(parse_ok, failure)`` per answer.
+        """
+        evaluations = [*self.initial, *(e for e in self.final if e.source == "closing_call")]
+        outcomes = [(e.parse_ok, e.failure) for e in evaluations]
+        outcomes += [(t.parse_ok, t.failure) for t in self.turns]
+        if self.synthesis or self.aggregator_failure is not None:
+            outcomes.append((self.aggregator_failure is None, self.aggregator_failure))
+        return outcomes
 
 
 class PanelDebate(StoredRecord):

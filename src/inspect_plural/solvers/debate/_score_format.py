@@ -23,6 +23,7 @@ from inspect_plural.records import RatingDimension
 from inspect_plural.solvers._ratings import (
     SCORE_HIGH,
     SCORE_LOW,
+    scores_example,
     scores_instruction,
     scores_schema,
 )
@@ -75,28 +76,29 @@ def scale_schema(
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
-def scale_instruction(dimensions: Sequence[RatingDimension]) -> str:
+def scale_instruction(dimensions: Sequence[RatingDimension], example_key: str = "") -> str:
     """The closing instruction asking for the scores JSON object.
 
     On other scales than 1–5 it lists every key with its range and shows a filled
-    example (each dimension's middle value), never a placeholder.
+    example (scores drawn for the sample on each scale), never a placeholder.
 
     Args:
         dimensions: The dimensions to score.
+        example_key: What the example's scores are drawn for (the sample).
 
     Returns:
         The instruction (the rating methods' own when every dimension is on 1–5).
     """
     if on_rating_scale(dimensions):
-        return scores_instruction(dimensions)
+        return scores_instruction(dimensions, example_key=example_key)
     ranges = "; ".join(
         f'"{d.name}" from {_bound(d.low)} (worst) to {_bound(d.high)} (best)' for d in dimensions
     )
-    example = json.dumps({d.name: int((d.low + d.high) // 2) for d in dimensions})
+    example = json.dumps(scores_example(dimensions, example_key))
     return (
         f"Give every dimension an integer score on its own scale ({ranges}), as a JSON "
-        "object in a ```json code block with exactly these keys. For example:\n\n"
-        f"```json\n{example}\n```"
+        "object in a ```json code block with exactly these keys. For example (the scores "
+        f"only illustrate the format):\n\n```json\n{example}\n```"
     )
 
 
@@ -132,4 +134,5 @@ def parse_dimension_scores(text: str, dimensions: Sequence[RatingDimension]) -> 
         done=any(p.done for p in parts),
         fields=fields,
         read_as=next((p.read_as for p in parts if p.read_as is not None), None),
+        failure=next((p.failure for p in parts if p.failure is not None), None),
     )

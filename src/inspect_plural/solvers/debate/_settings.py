@@ -80,6 +80,8 @@ class GradingInput(BaseModel):
         task_description: The task the content was produced for.
         dimensions: The dimensions to score, each with the scale the personas score it
             on (``low``..``high``, integers).
+        example_key: What the prompts' example scores are drawn for (the sample;
+            :mod:`inspect_plural.prompts._examples`).
 
     """
 
@@ -89,6 +91,7 @@ class GradingInput(BaseModel):
     content_label: str
     task_description: str
     dimensions: list[RatingDimension] = Field(min_length=1)
+    example_key: str = ""
 
 
 class DebateTemplates(BaseModel):

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from inspect_plural.parsing import FailureReason
 from inspect_plural.prediction import StoredRecord
 
 __all__ = ["DEFAULT_TEMPERATURE", "GEvalDimension", "GEvalRecord", "TokenProbability"]
@@ -38,6 +39,8 @@ class GEvalDimension(BaseModel):
         temperature: Temperature of the calls that gave the score.
         score: The score (None when it could not be obtained).
         error: Why there is no score.
+        failure: Its reason code (``echo`` when the answers repeat the prompt, else
+            ``no_answer``; None when scored).
         completion: The logprob call's answer text (logprobs mode, and before a switch).
         top_logprobs: The top tokens at the score position: the emitted token that is
             the answer's score (logprobs mode; empty when the answer holds no score).
@@ -60,6 +63,7 @@ class GEvalDimension(BaseModel):
     temperature: float | None = None
     score: float | None = None
     error: str | None = None
+    failure: FailureReason | None = None
     completion: str | None = None
     top_logprobs: list[TokenProbability] = Field(default_factory=list)
     score_probabilities: dict[str, float] = Field(default_factory=dict)

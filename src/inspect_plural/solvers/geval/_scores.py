@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from inspect_ai.model import ChatMessage, ChatMessageUser, Logprob, Logprobs
 
 from inspect_plural.answer_format import NumberFormat, declare_answer_format
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, example_score, load_template
 from inspect_plural.rating_parsing import parse_bare_score
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
 from inspect_plural.solvers._ratings import SCORE_HIGH, SCORE_LOW, render_dimensions, render_rated
@@ -27,6 +27,7 @@ __all__ = [
     "GEVAL_REQUIRED",
     "MIN_PROBABILITY",
     "LogprobReading",
+    "geval_example",
     "geval_message",
     "geval_prompt",
     "read_logprob_score",
@@ -35,7 +36,15 @@ __all__ = [
 ]
 
 GEVAL = "geval.txt"
-GEVAL_FIELDS = {"task_description", "criterion", "title", "rated", "content_label", "context_label"}
+GEVAL_FIELDS = {
+    "task_description",
+    "criterion",
+    "title",
+    "rated",
+    "content_label",
+    "context_label",
+    "example",
+}
 GEVAL_REQUIRED = {"criterion", "title", "rated"}
 
 MIN_PROBABILITY = 0.01
@@ -67,6 +76,7 @@ def geval_prompt(
     """
     template = load_template(GEVAL, GEVAL_FIELDS, GEVAL_REQUIRED, prompts)
     return template.format(
+        example=geval_example(metadata, dimension),
         task_description=metadata.task_description.strip(),
         criterion=_criterion(dimension, metadata.dimensions),
         title=dimension.title,
@@ -76,18 +86,38 @@ def geval_prompt(
     )
 
 
-def geval_message(prompt: str) -> ChatMessage:
+def geval_example(metadata: RatedSampleMetadata, dimension: RatingDimension) -> int:
+    """The example score the prompt shows, drawn for the sample and dimension.
+
+    A copy of it is then a chance-level score (:mod:`inspect_plural.prompts._examples`).
+
+    Args:
+        metadata: The sample's metadata.
+        dimension: The dimension scored.
+
+    Returns:
+        The score.
+    """
+    return example_score(SCORE_LOW, SCORE_HIGH, example_key(metadata, dimension.name))
+
+
+def geval_message(prompt: str, example: int | None = None) -> ChatMessage:
     """A fresh prompt message declaring the bare-score answer format.
 
     Args:
         prompt: The prompt text.
+        example: The example score the prompt shows.
 
     Returns:
         The user message.
     """
-    return declare_answer_format(
-        ChatMessageUser(content=prompt), NumberFormat(low=SCORE_LOW, high=SCORE_HIGH)
+    declared = NumberFormat(
+        low=SCORE_LOW,
+        high=SCORE_HIGH,
+        example=None if example is None else str(example),
+        example_is_answer=True,
     )
+    return declare_answer_format(ChatMessageUser(content=prompt), declared)
 
 
 def _score_value(token: str, low: int, high: int) -> int | None:

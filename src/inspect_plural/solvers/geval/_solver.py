@@ -31,12 +31,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
+from inspect_plural.parsing import FailureReason
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
@@ -58,6 +60,7 @@ from inspect_plural.solvers.geval._scores import (
     GEVAL_REQUIRED,
     MIN_PROBABILITY,
     LogprobReading,
+    geval_example,
     geval_message,
     geval_prompt,
     read_logprob_score,
@@ -90,6 +93,12 @@ OFFICIAL_TEMPERATURE = 2.0
 """Sampling temperature of the official code."""
 LOGPROBS_TEMPERATURE = 0.0
 """Temperature of logprob calls: the answer is then the most likely score token."""
+
+
+def _failure(texts: list[str], message: ChatMessage) -> FailureReason:
+    """Why no answer held a score: ``echo`` when they repeat the prompt, else ``no_answer``."""
+    echoed = bool(texts) and all(screen_answer(t, [message]) is not None for t in texts)
+    return "echo" if echoed else "no_answer"
 
 
 def _has_logprobs(output: ModelOutput) -> bool:
@@ -151,7 +160,7 @@ def geval(
     method = "geval/official" if official else "geval"
 
     async def sample(
-        model: Model, prompt: str, base_seed: int | None, record: GEvalDimension
+        model: Model, message: ChatMessage, base_seed: int | None, record: GEvalDimension
     ) -> None:
         record.mode = "sampling"
         record.temperature = sampling_temperature
@@ -166,14 +175,14 @@ def geval(
             )
 
         first = config(0, n if n > 1 else None)
-        output = await model.generate([geval_message(prompt)], config=first)
+        output = await model.generate([message], config=first)
         record.model_calls += 1
         record.tokens += tokens_of(output)
         texts = [choice.message.text for choice in output.choices][:n]
         if len(texts) < n:
             topped = await gather(
                 *(
-                    model.generate([geval_message(prompt)], config=config(i, None))
+                    model.generate([message], config=config(i, None))
                     for i in range(len(texts), n)
                 )
             )
@@ -194,6 +203,7 @@ def geval(
                 if not texts
                 else f"none of the {len(texts)} samples is a score from {SCORE_LOW} to {SCORE_HIGH}"
             )
+            record.failure = _failure(texts, message)
 
     async def score_dimension(
         model: Model,
@@ -201,16 +211,18 @@ def geval(
         dimension: RatingDimension,
         base_seed: int | None,
     ) -> GEvalDimension:
-        prompt = geval_prompt(metadata, dimension, prompts)
+        message = geval_message(
+            geval_prompt(metadata, dimension, prompts), geval_example(metadata, dimension)
+        )
         record = GEvalDimension(
             name=dimension.name, mode="sampling" if run_mode == "sampling" else "logprobs"
         )
         async with span(f"geval {dimension.name}"):
             if run_mode == "sampling":
-                await sample(model, prompt, base_seed, record)
+                await sample(model, message, base_seed, record)
                 return record
             output = await model.generate(
-                [geval_message(prompt)],
+                [message],
                 config=GenerateConfig(
                     temperature=LOGPROBS_TEMPERATURE,
                     max_tokens=MAX_TOKENS,
@@ -226,7 +238,7 @@ def geval(
             if not _has_logprobs(output):
                 if run_mode == "auto":
                     record.switched = True
-                    await sample(model, prompt, base_seed, record)
+                    await sample(model, message, base_seed, record)
                 else:
                     record.error = "the provider returned no logprobs"
                 return record
@@ -238,6 +250,8 @@ def geval(
             record.raw_fallback = reading.raw_fallback
             record.error = reading.error
             record.score = reading.score
+            if reading.score is None:
+                record.failure = _failure([output.completion], message)
             return record
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -269,6 +283,7 @@ def geval(
                 error=None if r.score is not None else f"{r.name}: {r.error}",
                 scores={r.name: r.score} if r.score is not None else None,
                 read_as="text" if r.score is not None else None,
+                failure=r.failure,
             )
             for r in records
         ]

@@ -11,16 +11,18 @@ the prediction is the plot chosen in both orders, and ``N/A`` (flagged
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
-from inspect_plural.parsing import parse_choice
-from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.prompts import load_template
+from inspect_plural.parsing import LabelParse, parse_choice
+from inspect_plural.prediction import ModelAnswer, Prediction, main_failure
+from inspect_plural.prompts import example_choice, example_key, load_template
 from inspect_plural.records import PairSampleMetadata
 from inspect_plural.solvers._ratings import tokens_of
 from inspect_plural.structured import Structured, generate_answer, structured_value
@@ -32,6 +34,7 @@ __all__ = [
     "ORDERS_DISAGREE",
     "ORDER_UNPARSED",
     "Order",
+    "example_plot",
     "perse_aspect",
     "render_aspect_prompt",
 ]
@@ -68,7 +71,9 @@ def render_aspect_prompt(
     Returns:
         The prompt text.
     """
-    template = load_template(ASPECT_TEMPLATE, ASPECT_FIELDS, ASPECT_FIELDS, prompts)
+    template = load_template(
+        ASPECT_TEMPLATE, ASPECT_FIELDS | {"example_plot"}, ASPECT_FIELDS, prompts
+    )
     preference = metadata.preference
     pair = preference.pair if order == "AB" else preference.pair.swapped()
     return template.format(
@@ -79,7 +84,21 @@ def render_aspect_prompt(
         example_choice=preference.example.choice,
         plot_a=pair.plot_a.strip(),
         plot_b=pair.plot_b.strip(),
+        example_plot=example_plot(metadata, order),
     )
+
+
+def example_plot(metadata: PairSampleMetadata, order: Order = "AB") -> str:
+    """The plot the prompt's JSON example chooses: drawn per sample and order.
+
+    Args:
+        metadata: The sample's metadata.
+        order: The order asked in.
+
+    Returns:
+        ``Plot A`` or ``Plot B``.
+    """
+    return example_choice(["Plot A", "Plot B"], example_key(metadata, order))
 
 
 CHOICE_FORMAT = JsonFormat(
@@ -151,7 +170,11 @@ def perse_aspect(
 
         async def ask(order: Order) -> tuple[ChatMessage, ModelOutput, str | None]:
             text = render_aspect_prompt(metadata, order, prompts)
-            prompt = declare_answer_format(ChatMessageUser(content=text), CHOICE_FORMAT)
+            example = json.dumps({"choice": example_plot(metadata, order)})
+            declared = CHOICE_FORMAT.model_copy(
+                update={"example": example, "example_is_answer": True}
+            )
+            prompt = declare_answer_format(ChatMessageUser(content=text), declared)
             output, schema = await generate_answer(model, [*system, prompt], config, structured)
             return prompt, output, schema
 
@@ -159,7 +182,12 @@ def perse_aspect(
         answers: list[ModelAnswer] = []
         messages: list[ChatMessage] = list(system)
         for order, (prompt, output, schema) in zip(orders, results):
-            parsed = parse_choice(output.completion)
+            refusal = screen_answer(output.completion, [*system, prompt])
+            parsed = (
+                parse_choice(output.completion)
+                if refusal is None
+                else LabelParse(ok=False, error=refusal.error, failure=refusal.failure)
+            )
             answers.append(
                 ModelAnswer(
                     raw=output.completion,
@@ -169,6 +197,7 @@ def perse_aspect(
                     order=order,
                     read_as=parsed.read_as,
                     schema_name=schema,
+                    failure=parsed.failure,
                 )
             )
             messages += [prompt, output.message]
@@ -185,6 +214,7 @@ def perse_aspect(
             model_calls=len(orders),
             tokens=sum(tokens_of(output) for _, output, _ in results),
             flags=flags,
+            failure=None if label is not None else main_failure(a.failure for a in answers),
         ).write_to(state.store)
         return state
 

@@ -25,6 +25,7 @@ official code does (:func:`~inspect_plural.sources.perse.clean_review`).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 
@@ -32,10 +33,11 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
+from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.prompts import load_template
-from inspect_plural.rating_parsing import parse_review
+from inspect_plural.prompts import example_key, example_score, load_template
+from inspect_plural.rating_parsing import EXAMPLE_REVIEW, ReviewParse, parse_review
 from inspect_plural.records import ReviewSampleMetadata, ScoredReview
 from inspect_plural.solvers._ratings import tokens_of
 from inspect_plural.solvers.perse._aspect import (
@@ -67,6 +69,8 @@ __all__ = [
 
 REVIEW_TEMPLATE = "perse_review.txt"
 REVIEW_FIELDS = {"history", "plot", "low", "high"}
+EXAMPLE_FIELD = "example"
+"""The filled example of ``perse_review.txt`` (a template may leave it out)."""
 ZERO_SHOT_TEMPLATE = "perse_review_zero_shot.txt"
 ZERO_SHOT_FIELDS = {"plot", "low", "high"}
 SCORES_ONLY_TEMPLATE = "perse_review_scores_only.txt"
@@ -103,7 +107,7 @@ def review_template(k: int, review_content: bool = True, prompts: str | None = N
     if k == 0:
         return load_template(ZERO_SHOT_TEMPLATE, ZERO_SHOT_FIELDS, ZERO_SHOT_FIELDS, prompts)
     name = REVIEW_TEMPLATE if review_content else SCORES_ONLY_TEMPLATE
-    return load_template(name, REVIEW_FIELDS, REVIEW_FIELDS, prompts)
+    return load_template(name, REVIEW_FIELDS | {EXAMPLE_FIELD}, REVIEW_FIELDS, prompts)
 
 
 def shuffled_history(
@@ -159,7 +163,24 @@ def render_review_prompt(
     fields = {"plot": metadata.review.target.plot.strip(), "low": f"{low:g}", "high": f"{high:g}"}
     if shown:
         fields["history"] = _history_block(shown, review_words, review_content)
-    return template.format(**fields)
+    return template.format(**fields, example=review_example(metadata))
+
+
+def review_example(metadata: ReviewSampleMetadata) -> str:
+    """The filled example of the review prompt: the example review, a score for the sample.
+
+    The score is drawn per sample (:mod:`inspect_plural.prompts._examples`); a copy of
+    the review is refused (:data:`~inspect_plural.rating_parsing.EXAMPLE_REVIEW`).
+
+    Args:
+        metadata: The sample's metadata.
+
+    Returns:
+        The example JSON object.
+    """
+    low, high = _scale(metadata)
+    score = example_score(int(low), int(high), example_key(metadata))
+    return json.dumps({"review": EXAMPLE_REVIEW, "score": score}, ensure_ascii=False)
 
 
 def _review_format(low: float, high: float) -> JsonFormat:
@@ -224,13 +245,21 @@ def perse_review(
             history = shuffled_history(history, seed or 0, state.sample_id, state.epoch)
             state.store.set(ORDER_KEY, [item.item_id for item in history])
         text = render_review_prompt(metadata, review_words, prompts, review_content, history)
-        prompt = declare_answer_format(ChatMessageUser(content=text), _review_format(low, high))
+        declared = _review_format(low, high).model_copy(
+            update={"example": review_example(metadata) if review_content else None}
+        )
+        prompt = declare_answer_format(ChatMessageUser(content=text), declared)
         state.messages = [*(m for m in state.messages if m.role == "system"), prompt]
         model = role_model("judge")
         output, schema = await generate_answer(model, state.messages, config, structured)
         state.output = output
         state.messages.append(output.message)
-        parsed = parse_review(output.completion, low, high)
+        refusal = screen_answer(output.completion, state.messages[:-1])
+        parsed = (
+            parse_review(output.completion, low, high)
+            if refusal is None
+            else ReviewParse(ok=False, error=refusal.error, failure=refusal.failure)
+        )
         answer = ModelAnswer(
             raw=output.completion,
             parse_ok=parsed.ok,
@@ -239,6 +268,7 @@ def perse_review(
             scores=None if parsed.score is None else {"score": parsed.score},
             read_as=parsed.read_as,
             schema_name=schema,
+            failure=parsed.failure,
         )
         Prediction.detached(
             method="perse_review",
@@ -250,6 +280,7 @@ def perse_review(
             model_calls=1,
             tokens=tokens_of(output),
             flags=[SHUFFLED_REVIEWS] if shuffle_reviews else [],
+            failure=parsed.failure,
         ).write_to(state.store)
         return state
 

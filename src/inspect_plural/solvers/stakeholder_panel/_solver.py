@@ -41,7 +41,7 @@ from inspect_plural.item_records import (
 )
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.prompts import load_template
+from inspect_plural.prompts import example_key, load_template
 from inspect_plural.solvers._answers import ask, response_format
 from inspect_plural.solvers._limits import answer_cap
 from inspect_plural.solvers._render import render_item, render_labels
@@ -125,7 +125,13 @@ def render_vote_prompt(
     template = load_template(TEMPLATE, TEMPLATE_FIELDS, REQUIRED_FIELDS, prompts)
     if metadata.scale is None:
         raise ValueError(f"item {metadata.item_id} has no label scale")
-    instruction, declared = response_format("label", metadata.labels, reasoning, lead=LEAD)
+    instruction, declared = response_format(
+        "label",
+        metadata.labels,
+        reasoning,
+        lead=LEAD,
+        example_key=example_key(metadata, member.name),
+    )
     text = template.format(
         name=member.name,
         profile=render_profile(member),

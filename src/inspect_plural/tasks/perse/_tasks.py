@@ -36,6 +36,7 @@ from inspect_ai.solver import Solver
 from inspect_plural.errors import UserError
 from inspect_plural.records import PersonalReview
 from inspect_plural.scorers._cost import cost
+from inspect_plural.scorers._failures import failure_reasons
 from inspect_plural.scorers.personal import (
     PERSONAL_PRESETS,
     REVIEW_ACCURACY,
@@ -45,7 +46,7 @@ from inspect_plural.scorers.personal import (
     review_scorer,
 )
 from inspect_plural.scorers.ratings import rating_mean
-from inspect_plural.scorers.role import parse_failures
+from inspect_plural.scorers.role import failed_answers, parse_failures
 from inspect_plural.solvers.perse import (
     matrix_factorization,
     perse_aspect,
@@ -275,6 +276,8 @@ def per_mpst(
                 opts["metrics"],
             ),
             parse_failures(),
+            failed_answers(),
+            failure_reasons(),
             cost(),
         ],
         config=GenerateConfig() if settings is None else settings.config(),
@@ -378,7 +381,13 @@ def per_doc(
         dataset=MemoryDataset(samples, name="per_doc" + ("_demo" if opts["demo"] else "")),
         solver=solver,
         scorer=choice_scorer(),
-        metrics=[choice_metrics(choice_failures, opts["metrics"]), parse_failures(), cost()],
+        metrics=[
+            choice_metrics(choice_failures, opts["metrics"]),
+            parse_failures(),
+            failed_answers(),
+            failure_reasons(),
+            cost(),
+        ],
         config=GenerateConfig() if settings is None else settings.config(),
         epochs=Epochs(1, rating_mean()),
         version=task_version("per_doc"),
