@@ -267,6 +267,27 @@ def test_representativeness_per_group_hand_worked() -> None:
     assert rep == pytest.approx(1 - jensenshannon([0.5, 0.5], [1, 0], base=2))
 
 
+def test_representativeness_on_uneven_ordinals_is_santurkar_et_al() -> None:
+    # Santurkar et al.'s code: 1 - wasserstein_distance(ordinal, ordinal, D_M, D_H) /
+    # (max ordinal - min ordinal). Options at 1, 2, 4: model (.5, .5, 0), group (0, 0, 1):
+    # W1 = .5 * 3 + .5 * 2 = 2.5, span 3 -> 1 - 2.5/3 = 1/6 (unit spacing would give
+    # W1 = 1.5 over span 2 -> 0.25)
+    scale = LabelScale(kind="ordinal", labels=["x", "y", "z"], ordinal_values=[1, 2, 4])
+    model, group = [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]
+    meta = _item(scale, dict(zip("xyz", group)), ["z"], groups={"G=g": dict(zip("xyz", group))})
+    rep = item_values(meta, _prediction(dict(zip("xyz", model))), None, None, DEFAULT)["rep/G=g"]
+    official = 1 - scipy_wasserstein([1, 2, 4], [1, 2, 4], model, group) / (4 - 1)
+    assert rep == pytest.approx(official) == pytest.approx(1 / 6)
+    # values not in increasing order ([1, 2, 1.5]: the third option lies between the
+    # first two) still give distances on the values, on a nominal scale too
+    odd = LabelScale(kind="nominal", labels=["x", "y", "z"], ordinal_values=[1, 2, 1.5])
+    meta = _item(odd, dict(zip("xyz", group)), ["z"], groups={"G=g": dict(zip("xyz", group))})
+    rep = item_values(meta, _prediction(dict(zip("xyz", model))), None, None, DEFAULT)["rep/G=g"]
+    # W1: mass .5 at 1 and .5 at 2 against all at 1.5 -> .5 * .5 + .5 * .5 = 0.5, span 1
+    assert rep == pytest.approx(1 - scipy_wasserstein([1, 2, 1.5], [1, 2, 1.5], model, group))
+    assert rep == pytest.approx(0.5)
+
+
 def test_group_representativeness_metric_levels() -> None:
     # G=x: 0.5 and 1.0 -> 0.75; G=y: 0.25 -> dimension G: (0.75 + 0.25) / 2 = 0.5
     values = [

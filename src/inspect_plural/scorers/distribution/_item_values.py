@@ -188,17 +188,33 @@ def _perspectivist(
     return {"error_rate": error_rate([gold], [shown], config.decimals)}
 
 
-def _representative(p: np.ndarray, group: np.ndarray, ordinal: bool) -> float:
-    if ordinal:
-        return representativeness([p], [group])
+def _representative(p: np.ndarray, group: np.ndarray, support: list[float] | None) -> float:
+    if support is not None:
+        return representativeness([p], [group], [support])
     return js_representativeness([p], [group])
+
+
+def _support(metadata: ItemSampleMetadata) -> list[float] | None:
+    """Where representativeness measures distances (None: Jensen-Shannon instead).
+
+    The options' own ordinal values (Santurkar et al.'s ``option_ordinal``), else the
+    positions of an ordinal scale's labels; None on a nominal scale without values.
+    """
+    scale = metadata.scale
+    if scale is None:
+        return None
+    if scale.ordinal_values is not None:
+        return list(scale.ordinal_values)
+    if scale.kind == "ordinal":
+        return [float(k) for k in range(len(scale.labels))]
+    return None
 
 
 def _groups(
     metadata: ItemSampleMetadata, p: np.ndarray, steered: SteeredDistributions | None
 ) -> dict[str, float]:
     labels = metadata.labels
-    ordinal = metadata.scale is not None and metadata.scale.kind == "ordinal"
+    ordinal = _support(metadata)
     values: dict[str, float] = {}
     steered_groups = {a.persona for a in steered.answers} if steered else set()
     for key, shares in metadata.groups.items():

@@ -162,8 +162,10 @@ def group_representativeness(
 ) -> Metric:
     """Representativeness per trait group and dimension (Santurkar et al. 2023).
 
-    A group's value is the mean over items of ``1 - W1/(N - 1)`` (ordinal scales) or
-    ``1 - JS`` (nominal) between the model's and the group's distributions; a
+    A group's value is the mean over items of ``1 - W1/(max - min)`` on the options'
+    ordinal values (OpinionQA's ``option_ordinal``; else the positions of an ordinal
+    scale, ``1 - W1/(N - 1)``) or ``1 - JS`` (nominal, no values) between the model's
+    and the group's distributions; a
     dimension's is the mean over its groups.
 
     Args:
