@@ -7,8 +7,9 @@ computed on *annotator samples* rebuilt from the item's metadata (the annotator'
 visible traits, the item) and from the records each run kept (a CINEMETRIC panel's
 candidates, whether this run built it): :func:`annotator_samples` and :func:`expand`.
 Direct methods: ``distribution_judge`` makes 1 call per item plus 1 per group of the
-item in each steered dimension (:func:`steered_groups`); ``uniform`` and
-``label_prior`` make none; ``stakeholder_panel`` makes 1 call per persona of the panel
+item in each steered dimension (:func:`steered_groups`); ``uniform``,
+``label_prior``, ``lewidi_most_frequent`` and ``lewidi_random`` make none;
+``stakeholder_panel`` makes 1 call per persona of the panel
 per item (:func:`panel_votes`), plus the panel's creation once per run, by the item
 whose record says it built it (:func:`panel_creation`): 1 call per profile it kept
 (inline profiles, or the default panel's one per trait value), from documents 1
@@ -42,7 +43,7 @@ __all__ = [
     "steered_groups",
 ]
 
-ITEM_NO_CALLS = frozenset({"uniform", "label_prior"})
+ITEM_NO_CALLS = frozenset({"uniform", "label_prior", "lewidi_most_frequent", "lewidi_random"})
 """Direct item methods that make no model call."""
 PANEL_METHOD = "stakeholder_panel"
 """The item method whose panel votes on every item (its record: ``StakeholderVotes``)."""

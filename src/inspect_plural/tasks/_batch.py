@@ -99,6 +99,8 @@ BATCH_SUPPORT: dict[str, BatchSupport] = {
     ),
     "uniform": _no_calls("target=distribution: the same share for every label"),
     "label_prior": _no_calls("target=distribution: the training pool's label distribution"),
+    "lewidi_most_frequent": _no_calls("target=distribution: the pool's most frequent label"),
+    "lewidi_random": _no_calls("target=distribution: seeded random distributions and labels"),
     "stakeholder_panel": BatchSupport(
         status="yes",
         waits="2",
