@@ -1,0 +1,189 @@
+"""Logs -> the :class:`Profile`: headlines, sections and paired differences per mode.
+
+Reads the logs once (no model call, linear in their samples) and computes each mode's
+figures (:mod:`._steerable`, :mod:`._opinionqa`, :mod:`._distributional`, :mod:`._jury`,
+:mod:`._role`). Differences between two models use the units both have (the same
+samples, items or questions): the per-unit differences for gains and accuracies, the
+two skills on the same items for skill scores, resampled together (a paired
+bootstrap). ``profile run`` records which cells could not run (``profile_cells.jsonl``
+in the log directory); without that file a cell without a log is listed as not run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from inspect_plural.profile._cells import MODES, Mode
+from inspect_plural.profile._distributional import (
+    SkillUnits,
+    distribution_cells,
+    distribution_units,
+    skill_headline,
+)
+from inspect_plural.profile._index import LogIndex, Unit, codes_of
+from inspect_plural.profile._intervals import (
+    paired_value,
+    skill_difference_statistic,
+    stratified_mean_statistic,
+)
+from inspect_plural.profile._jury import jury_cells, jury_headline, jury_units
+from inspect_plural.profile._logs import NONE_MODEL, read_profile_logs
+from inspect_plural.profile._opinionqa import representativeness_cell, steerability_cell
+from inspect_plural.profile._results import CellResult, Difference, ModeResult, Profile, Value
+from inspect_plural.profile._role import role_cells, role_headline, role_units
+from inspect_plural.profile._steerable import steerable_units, steering_cells, steering_headline
+from inspect_plural.report import Bootstrap
+
+__all__ = ["CELLS_FILE", "NoProfileLogsError", "build_profile", "read_cell_notes"]
+
+CELLS_FILE = "profile_cells.jsonl"
+"""Written by ``profile run`` into the log directory: each cell's status and note."""
+
+Warn = Callable[[str], None]
+
+
+class NoProfileLogsError(Exception):
+    """The directory holds no log written by ``profile run``."""
+
+
+def read_cell_notes(log_dir: Path) -> dict[str, str]:
+    """Cell -> why it was not measured, as ``profile run`` recorded it."""
+    path = log_dir / CELLS_FILE
+    if not path.is_file():
+        return {}
+    notes = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            if record.get("note"):
+                notes[str(record["key"])] = str(record["note"])
+    return notes
+
+
+def _scalar_difference(
+    a: dict[Unit, float], b: dict[Unit, float], boot: Bootstrap, key: str
+) -> Value:
+    common = [u for u in a if u in b]
+    if not common:
+        return Value(estimate=None, note="no unit in common")
+    diff = np.array([a[u] - b[u] for u in common])
+    return paired_value(boot, [diff, codes_of(common)], stratified_mean_statistic, key)
+
+
+def _skill_difference(a: SkillUnits, b: SkillUnits, boot: Bootstrap, key: str) -> Value:
+    common = [u for u in a if u in b]
+    if not common:
+        return Value(estimate=None, note="no item in common")
+    arrays = [np.array([x[u][k] for u in common]) for x in (a, b) for k in (0, 1)]
+    return paired_value(boot, [*arrays, codes_of(common)], skill_difference_statistic, key)
+
+
+def _differences(index: LogIndex, boot: Bootstrap, models: Sequence[str]) -> list[Difference]:
+    units = {
+        model: {
+            "steerable": steerable_units(index, model)[0],
+            "distributional": distribution_units(index, model)[0],
+            "jury": jury_units(index, model)[0],
+            "role": role_units(index, model)[0],
+        }
+        for model in models
+    }
+    metrics = {
+        "steerable": "accuracy gain",
+        "distributional": "item skill",
+        "jury": "item skill",
+        "role": "top-1 accuracy",
+    }
+    out = []
+    for a, b in itertools.combinations(models, 2):
+        for mode in MODES:
+            key = f"difference/{mode}/{a}/{b}"
+            ua, ub = units[a][mode], units[b][mode]
+            if mode in ("distributional", "jury"):
+                value = _skill_difference(ua, ub, boot, key)  # type: ignore[arg-type]
+            else:
+                value = _scalar_difference(ua, ub, boot, key)  # type: ignore[arg-type]
+            out.append(
+                Difference(
+                    **value.model_dump(), mode=mode, model_a=a, model_b=b, metric=metrics[mode]
+                )
+            )
+    return out
+
+
+def _summary(index: LogIndex, boot: Bootstrap, model: str) -> dict[Mode, ModeResult]:
+    units, logs = distribution_units(index, model)
+    return {
+        "steerable": steering_headline(index, boot, model),
+        "distributional": skill_headline(index, boot, model, units, logs),
+        "jury": jury_headline(index, boot, model),
+        "role": role_headline(index, boot, model),
+    }
+
+
+def _cells(index: LogIndex, boot: Bootstrap, models: Sequence[str]) -> dict[Mode, list[CellResult]]:
+    cells: dict[Mode, list[CellResult]] = {mode: [] for mode in MODES}
+    for model in models:
+        cells["steerable"] += steering_cells(index, boot, model)
+        steering = steerability_cell(index, boot, model)
+        if steering is not None:
+            cells["steerable"].append(steering)
+        rep = representativeness_cell(index, boot, model)
+        if rep is not None:
+            cells["distributional"].append(rep)
+        cells["jury"] += jury_cells(index, boot, model)
+        cells["role"] += role_cells(index, boot, model)
+    cells["distributional"] = distribution_cells(index, boot, models) + cells["distributional"]
+    return cells
+
+
+def build_profile(
+    log_dir: str | Path,
+    warn: Warn,
+    models: Sequence[str] | None = None,
+    seed: int = 42,
+    resamples: int = 2000,
+) -> Profile:
+    """The profile of the models whose logs are in a directory.
+
+    Args:
+        log_dir: The directory ``profile run`` wrote.
+        warn: Called with a note for every log left out.
+        models: The models, in the order to show them (default: as the logs have them).
+        seed: The bootstrap seed.
+        resamples: Bootstrap resamples per interval.
+
+    Returns:
+        The profile.
+
+    Raises:
+        NoProfileLogsError: No profile log in the directory.
+    """
+    root = Path(log_dir)
+    logs = read_profile_logs(root, warn)
+    if not logs:
+        raise NoProfileLogsError(
+            f"{root}: no log written by `inspect-plural profile run` (logs whose task metadata "
+            "has the profile tag); run `inspect-plural profile run --log-dir "
+            f"{root} --model MODEL` first"
+        )
+    found = list(dict.fromkeys(log.model for log in logs if log.model != NONE_MODEL))
+    shown = [m for m in (models or found) if m in found]
+    index = LogIndex(logs, shown)
+    boot = Bootstrap(seed=seed, resamples=resamples)
+    notes = read_cell_notes(root)
+    per_model = {m: _summary(index, boot, m) for m in shown}
+    return Profile(
+        demo=any(log.demo for log in logs),
+        models=shown,
+        budgets=sorted({log.budget for log in logs}),
+        summary={mode: {m: per_model[m][mode] for m in shown} for mode in MODES},
+        cells=_cells(index, boot, shown),
+        differences=_differences(index, boot, shown),
+        not_measured=[nm for mode in MODES for nm in index.missing(mode, notes)],
+    )

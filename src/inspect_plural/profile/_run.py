@@ -1,0 +1,108 @@
+"""``profile run``: every measured cell for every model, as one Inspect eval set.
+
+Each (cell, model) is a task of its own (a no-call baseline runs once, with the ``none``
+model), tagged in its metadata with the cell, budget, demo flag and sample count, so
+``profile show`` finds it and Inspect's ``eval_set`` resumes an interrupted run without
+repeating finished samples (a second run of the same command adds none). A cell whose
+data is not on the machine is reported as not measured, never replaced by the demo rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_plural.profile._cells import MODES, Budget, Mode, cells_for
+from inspect_plural.profile._plan import CellPlan, plan_cell
+from inspect_plural.profile._tasks import BuiltCell, build_cell, cell_task
+
+__all__ = ["RunResult", "build_cells", "run_profile"]
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class RunResult:
+    """What a run did.
+
+    Attributes:
+        success: Whether every task of the eval set finished.
+        built: Every cell, measured or not.
+        plans: Each cell's planned samples, calls and tokens.
+        logs: Logs the eval set holds.
+    """
+
+    success: bool
+    built: list[BuiltCell]
+    plans: list[CellPlan]
+    logs: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def build_cells(
+    budget: Budget,
+    demo: bool,
+    modes: tuple[Mode, ...] = MODES,
+    progress: Progress | None = None,
+) -> list[BuiltCell]:
+    """Every cell of the modes, its data read and its samples chosen (no model call)."""
+    built = []
+    for cell in cells_for(modes):
+        if progress:
+            progress(f"reading {cell.key}")
+        built.append(build_cell(cell, budget, demo))
+    return built
+
+
+def run_profile(
+    models: Sequence[str],
+    log_dir: str,
+    budget: Budget = "quick",
+    demo: bool = False,
+    *,
+    dry_run: bool = False,
+    max_connections: int | None = None,
+    model_roles: Mapping[str, str] | None = None,
+    modes: tuple[Mode, ...] = MODES,
+    progress: Progress | None = None,
+    **eval_options: Any,
+) -> RunResult:
+    """Run (or plan) the profile of one or more models.
+
+    Args:
+        models: The models (any Inspect provider).
+        log_dir: The eval set's log directory.
+        budget: ``quick``, ``standard`` or ``full`` (the sample sizes).
+        demo: Every task on its demo rows.
+        dry_run: Plan only: no eval runs.
+        max_connections: Concurrent connections per model.
+        model_roles: Role -> model for every task (e.g. ``judge``, ``persona_builder``).
+        modes: The modes to run (default: all four).
+        progress: Called with a line per step.
+        **eval_options: Further ``eval_set`` options (``display``, ``max_tasks``, ...).
+
+    Returns:
+        Whether every task finished, the cells, their plans and the logs.
+    """
+    built = build_cells(budget, demo, modes, progress)
+    plans = [plan_cell(b, len(models)) for b in built]
+    if dry_run:
+        return RunResult(True, built, plans)
+    from inspect_ai import eval_set
+
+    tasks = []
+    for b in built:
+        if not b.measured or not b.samples:
+            continue
+        for model in models if b.cell.per_model else [None]:
+            tasks.append(cell_task(b, model))
+    options: dict[str, Any] = {"retry_attempts": 2, "log_dir_allow_dirty": True, **eval_options}
+    if max_connections is not None:
+        options["max_connections"] = max_connections
+    if model_roles:
+        options["model_roles"] = dict(model_roles)
+    if not tasks:
+        return RunResult(True, built, plans)
+    success, logs = eval_set(tasks=tasks, log_dir=log_dir, **options)
+    return RunResult(success, built, plans, len(logs))
