@@ -37,12 +37,10 @@ from inspect_plural.profile._opinionqa import representativeness_cell, steerabil
 from inspect_plural.profile._results import CellResult, Difference, ModeResult, Profile, Value
 from inspect_plural.profile._role import role_cells, role_headline, role_units
 from inspect_plural.profile._steerable import steerable_units, steering_cells, steering_headline
+from inspect_plural.profile._tasks import CELLS_FILE
 from inspect_plural.report import Bootstrap
 
 __all__ = ["CELLS_FILE", "NoProfileLogsError", "build_profile", "read_cell_notes"]
-
-CELLS_FILE = "profile_cells.jsonl"
-"""Written by ``profile run`` into the log directory: each cell's status and note."""
 
 Warn = Callable[[str], None]
 
@@ -51,18 +49,20 @@ class NoProfileLogsError(Exception):
     """The directory holds no log written by ``profile run``."""
 
 
-def read_cell_notes(log_dir: Path) -> dict[str, str]:
-    """Cell -> why it was not measured, as ``profile run`` recorded it."""
+def read_cell_notes(log_dir: Path) -> tuple[dict[str, str], list[str]]:
+    """What ``profile run`` recorded: cell -> why it was not measured, and the models."""
     path = log_dir / CELLS_FILE
     if not path.is_file():
-        return {}
-    notes = {}
+        return {}, []
+    notes: dict[str, str] = {}
+    models: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            record = json.loads(line)
-            if record.get("note"):
-                notes[str(record["key"])] = str(record["note"])
-    return notes
+        record = json.loads(line) if line.strip() else {}
+        if record.get("models"):
+            models = [str(m) for m in record["models"]]
+        elif record.get("note"):
+            notes[str(record["key"])] = str(record["note"])
+    return notes, models
 
 
 def _scalar_difference(
@@ -154,7 +154,8 @@ def build_profile(
     Args:
         log_dir: The directory ``profile run`` wrote.
         warn: Called with a note for every log left out.
-        models: The models, in the order to show them (default: as the logs have them).
+        models: The models, in the order to show them (default: the order ``profile run``
+            was given them, then any other model the logs have).
         seed: The bootstrap seed.
         resamples: Bootstrap resamples per interval.
 
@@ -172,11 +173,12 @@ def build_profile(
             "has the profile tag); run `inspect-plural profile run --log-dir "
             f"{root} --model MODEL` first"
         )
+    notes, ran = read_cell_notes(root)
     found = list(dict.fromkeys(log.model for log in logs if log.model != NONE_MODEL))
-    shown = [m for m in (models or found) if m in found]
+    order = [m for m in (models or ran) if m in found]
+    shown = order + [m for m in found if m not in order]
     index = LogIndex(logs, shown)
     boot = Bootstrap(seed=seed, resamples=resamples)
-    notes = read_cell_notes(root)
     per_model = {m: _summary(index, boot, m) for m in shown}
     return Profile(
         demo=any(log.demo for log in logs),

@@ -9,7 +9,6 @@ each cell's status in ``profile_cells.jsonl`` and writes the profile (``show``) 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -103,17 +102,6 @@ def _show(log_dir: str, out: str, seed: int = 42, resamples: int = 2000) -> int:
     return 0
 
 
-def _record(log_dir: Path, result: Any) -> None:
-    from inspect_plural.profile._build import CELLS_FILE
-
-    log_dir.mkdir(parents=True, exist_ok=True)
-    lines = [
-        json.dumps({"key": b.cell.key, "samples": len(b.samples), "note": b.missing})
-        for b in result.built
-    ]
-    (log_dir / CELLS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def _run(args: argparse.Namespace) -> int:
     from inspect_plural.profile._plan import render_plan
     from inspect_plural.profile._run import run_profile
@@ -134,7 +122,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(render_plan(result.plans, models))
         return 0
-    _record(Path(args.log_dir), result)
     for b in missing:
         print(f"{b.cell.key}: {b.missing}")
     outcome = "every task finished" if result.success else "not every task finished: run again"

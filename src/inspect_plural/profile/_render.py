@@ -15,6 +15,7 @@ import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from inspect_plural.profile._cells import MODES
 from inspect_plural.profile._figure import draw_summary
@@ -76,11 +77,16 @@ def _tables(profile: Profile, out: Path) -> list[tuple[str | None, TextTable]]:
     return found
 
 
+def _href(target: str) -> str:
+    """A relative link target, percent-encoded (no markup can survive in it)."""
+    return quote(target, safe="/.-_~")
+
+
 def _md_cell(cell: TextCell) -> str:
     links = [cell] if isinstance(cell, Link) else cell if isinstance(cell, list) else None
     if links is None:
         return md_escape(cell)
-    return ", ".join(f"[{md_escape(x.text)}](<{x.target.replace('>', '%3E')}>)" for x in links)
+    return ", ".join(f"[{md_escape(x.text)}]({_href(x.target)})" for x in links)
 
 
 def _md_table(table: TextTable) -> list[str]:
@@ -117,8 +123,7 @@ def _html_cell(cell: TextCell) -> str:
     if links is None:
         return html.escape(str(cell), quote=True)
     return ", ".join(
-        f'<a href="{html.escape(x.target, quote=True)}">{html.escape(x.text, quote=True)}</a>'
-        for x in links
+        f'<a href="{html.escape(_href(x.target))}">{html.escape(x.text)}</a>' for x in links
     )
 
 

@@ -9,15 +9,19 @@ data is not on the machine is reported as not measured, never replaced by the de
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from inspect_ai.model import Model
 
 from inspect_plural.profile._cells import MODES, Budget, Mode, cells_for
 from inspect_plural.profile._plan import CellPlan, plan_cell
-from inspect_plural.profile._tasks import BuiltCell, build_cell, cell_task
+from inspect_plural.profile._tasks import CELLS_FILE, BuiltCell, build_cell, cell_task
 
-__all__ = ["RunResult", "build_cells", "run_profile"]
+__all__ = ["RunResult", "build_cells", "record_cells", "run_profile"]
 
 Progress = Callable[[str], None]
 
@@ -45,18 +49,43 @@ def build_cells(
     demo: bool,
     modes: tuple[Mode, ...] = MODES,
     progress: Progress | None = None,
+    only: Sequence[str] | None = None,
 ) -> list[BuiltCell]:
-    """Every cell of the modes, its data read and its samples chosen (no model call)."""
+    """Every cell of the modes, its data read and its samples chosen (no model call).
+
+    Args:
+        budget: The budget.
+        demo: Every task on its demo rows.
+        modes: The modes.
+        progress: Called with a line per cell.
+        only: Keep only the cells whose key starts with one of these (all: None).
+
+    Returns:
+        The built cells, in profile order.
+    """
     built = []
     for cell in cells_for(modes):
+        if only is not None and not any(cell.key.startswith(p) for p in only):
+            continue
         if progress:
             progress(f"reading {cell.key}")
         built.append(build_cell(cell, budget, demo))
     return built
 
 
+def record_cells(log_dir: Path, built: Sequence[BuiltCell], models: Sequence[str]) -> Path:
+    """Write ``profile_cells.jsonl``: the models in order, then each cell's samples and note."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps({"models": list(models)})] + [
+        json.dumps({"key": b.cell.key, "samples": len(b.samples), "note": b.missing}) for b in built
+    ]
+    path = log_dir / CELLS_FILE
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def run_profile(
-    models: Sequence[str],
+    models: Sequence[str | Model],
     log_dir: str,
     budget: Budget = "quick",
     demo: bool = False,
@@ -66,6 +95,7 @@ def run_profile(
     model_roles: Mapping[str, str] | None = None,
     modes: tuple[Mode, ...] = MODES,
     progress: Progress | None = None,
+    only: Sequence[str] | None = None,
     **eval_options: Any,
 ) -> RunResult:
     """Run (or plan) the profile of one or more models.
@@ -80,15 +110,17 @@ def run_profile(
         model_roles: Role -> model for every task (e.g. ``judge``, ``persona_builder``).
         modes: The modes to run (default: all four).
         progress: Called with a line per step.
+        only: Run only the cells whose key starts with one of these (all: None).
         **eval_options: Further ``eval_set`` options (``display``, ``max_tasks``, ...).
 
     Returns:
         Whether every task finished, the cells, their plans and the logs.
     """
-    built = build_cells(budget, demo, modes, progress)
+    built = build_cells(budget, demo, modes, progress, only)
     plans = [plan_cell(b, len(models)) for b in built]
     if dry_run:
         return RunResult(True, built, plans)
+    record_cells(Path(log_dir), built, [str(m) for m in models])
     from inspect_ai import eval_set
 
     tasks = []

@@ -17,11 +17,13 @@ from typing import Any
 
 from inspect_ai import Task, task_with
 from inspect_ai.dataset import Sample
+from inspect_ai.model import Model
 
 from inspect_plural.profile._cells import Budget, Cell
 from inspect_plural.sources import DataNotFoundError
 
 __all__ = [
+    "CELLS_FILE",
     "PROFILE_KEY",
     "BuiltCell",
     "build_cell",
@@ -32,6 +34,8 @@ __all__ = [
 
 NOTE_CHARS = 160
 """At most this much of the loader's message goes into a not-measured note."""
+CELLS_FILE = "profile_cells.jsonl"
+"""Written by ``profile run`` into the log directory: the models, each cell's status."""
 PROFILE_KEY = "inspect_plural_profile"
 """Key of the task metadata that tags a profile eval: cell, budget, demo, samples."""
 
@@ -122,7 +126,7 @@ def build_cell(cell: Cell, budget: Budget, demo: bool) -> BuiltCell:
     return BuiltCell(cell, budget, demo, chosen, len(samples), None, args)
 
 
-def cell_task(built: BuiltCell, model: str | None) -> Task:
+def cell_task(built: BuiltCell, model: str | Model | None) -> Task:
     """A fresh task of a built cell for one model, tagged for ``profile show``.
 
     Args:
