@@ -188,4 +188,10 @@ def build_profile(
         cells=_cells(index, boot, shown),
         differences=_differences(index, boot, shown),
         not_measured=[nm for mode in MODES for nm in index.missing(mode, notes)],
+        notes=[
+            f"{log.cell.key} ({log.model}): {log.errored} of {len(log.rows)} samples errored "
+            "(no score) and are left out of its figures"
+            for log in logs
+            if log.errored
+        ],
     )
