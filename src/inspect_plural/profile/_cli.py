@@ -66,6 +66,12 @@ def add_profile(sub: Any) -> None:
     run.add_argument("--demo", action="store_true", help="every task on its demo rows (DEMO)")
     run.add_argument("--dry-run", action="store_true", help="print the plan and run nothing")
     run.add_argument("--max-connections", type=int, metavar="N", help="connections per model")
+    run.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="cap every model answer at N tokens (-T max_tokens; default: each method's)",
+    )
     run.add_argument("--out", metavar="DIR", help="where to write the profile (<log-dir>/profile)")
     show = actions.add_parser(
         "show",
@@ -108,6 +114,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.max_connections is not None and args.max_connections < 1:
         raise UserError("--max-connections must be at least 1")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise UserError("--max-tokens must be at least 1")
     models = list(dict.fromkeys(args.model))
     result = run_profile(
         models,
@@ -116,6 +124,7 @@ def _run(args: argparse.Namespace) -> int:
         args.demo,
         dry_run=args.dry_run,
         max_connections=args.max_connections,
+        max_tokens=args.max_tokens,
         model_roles=dict(args.model_role),
     )
     missing = [b for b in result.built if not b.measured]

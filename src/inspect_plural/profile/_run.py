@@ -50,6 +50,7 @@ def build_cells(
     modes: tuple[Mode, ...] = MODES,
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> list[BuiltCell]:
     """Every cell of the modes, its data read and its samples chosen (no model call).
 
@@ -59,6 +60,7 @@ def build_cells(
         modes: The modes.
         progress: Called with a line per cell.
         only: Keep only the cells whose key starts with one of these (all: None).
+        options: Task options for every cell that calls a model (e.g. ``max_tokens``).
 
     Returns:
         The built cells, in profile order.
@@ -69,7 +71,7 @@ def build_cells(
             continue
         if progress:
             progress(f"reading {cell.key}")
-        built.append(build_cell(cell, budget, demo))
+        built.append(build_cell(cell, budget, demo, options))
     return built
 
 
@@ -96,6 +98,7 @@ def run_profile(
     modes: tuple[Mode, ...] = MODES,
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
+    max_tokens: int | None = None,
     **eval_options: Any,
 ) -> RunResult:
     """Run (or plan) the profile of one or more models.
@@ -111,12 +114,15 @@ def run_profile(
         modes: The modes to run (default: all four).
         progress: Called with a line per step.
         only: Run only the cells whose key starts with one of these (all: None).
+        max_tokens: Cap every model answer at this many tokens (the tasks' ``max_tokens``
+            option; None: each method's own cap).
         **eval_options: Further ``eval_set`` options (``display``, ``max_tasks``, ...).
 
     Returns:
         Whether every task finished, the cells, their plans and the logs.
     """
-    built = build_cells(budget, demo, modes, progress, only)
+    caps = {"max_tokens": max_tokens} if max_tokens is not None else None
+    built = build_cells(budget, demo, modes, progress, only, caps)
     plans = [plan_cell(b, len(models)) for b in built]
     if dry_run:
         return RunResult(True, built, plans)

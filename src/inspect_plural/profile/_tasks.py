@@ -10,7 +10,7 @@ paired) and a smaller budget's samples are a subset of a larger one's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -104,19 +104,24 @@ def _task(cell: Cell, args: dict[str, Any]) -> Task:
     return task
 
 
-def build_cell(cell: Cell, budget: Budget, demo: bool) -> BuiltCell:
+def build_cell(
+    cell: Cell, budget: Budget, demo: bool, options: Mapping[str, Any] | None = None
+) -> BuiltCell:
     """Read a cell's data and choose its samples (no model is called).
 
     Args:
         cell: The cell.
         budget: The budget (the sample size).
         demo: Use the demo rows (every task's ``demo=true``).
+        options: Further task options for a cell that calls a model (``max_tokens``).
 
     Returns:
         The built cell; when the loader reports missing data, a cell that is not
         measured, with the reason.
     """
     args = cell.task_args(budget, demo)
+    if cell.per_model and options:
+        args |= dict(options)
     try:
         task = _task(cell, args)
     except DataNotFoundError as ex:
