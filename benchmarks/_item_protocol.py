@@ -25,6 +25,7 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from inspect_plural.item_records import is_item_sample, split_group_key
+from inspect_plural.solvers._steering import steer_styles
 from inspect_plural.stakeholders.create import (
     DEFAULT_MAX_DOC_CHARS,
     read_document,
@@ -63,10 +64,11 @@ def _steer(options: Mapping[str, Any]) -> list[str]:
 
 
 def steered_groups(sample: EvalSample, options: Mapping[str, Any]) -> int:
-    """The item's trait groups in the steered dimensions (one steered call each)."""
+    """The item's trait groups in the steered dimensions, once per steering style."""
     dimensions = set(_steer(options))
     groups = sample.metadata.get("groups") or {}
-    return sum(1 for key in groups if split_group_key(key)[0] in dimensions)
+    styles = len(steer_styles(options.get("steer_style")))
+    return styles * sum(1 for key in groups if split_group_key(key)[0] in dimensions)
 
 
 def panel_votes(sample: EvalSample) -> int:
