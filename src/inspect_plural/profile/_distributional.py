@@ -58,16 +58,22 @@ def _ratio_skill(own: FloatArray, base: FloatArray, axis: int = -1) -> FloatArra
 
 
 def skill_units(group: str, log: CellLog | None) -> SkillUnits:
-    """Each scored item's distance and reference distance (empty without a log)."""
-    rows = list(rows_by_id(log).values())
-    if len(rows) < 2:
+    """Each scored item's distance and reference distance (empty without a log).
+
+    Computed once per log (the section, the headline and the differences share it).
+    """
+    if log is None:
         return {}
-    reference = shuffled_reference(rows)
-    return {
-        (group, row.id): (row.values[distance_key(row)], float(ref))
-        for row, ref in zip(rows, reference)
-        if distance_key(row) in row.values
-    }
+    if "skill_units" not in log.computed:
+        rows = list(rows_by_id(log).values())
+        reference = shuffled_reference(rows) if len(rows) >= 2 else np.zeros(0)
+        log.computed["skill_units"] = {
+            (group, row.id): (row.values[distance_key(row)], float(ref))
+            for row, ref in zip(rows, reference)
+            if distance_key(row) in row.values
+        }
+    units: SkillUnits = log.computed["skill_units"]
+    return units
 
 
 def _row_result(

@@ -80,6 +80,7 @@ class CellLog:
         demo: Whether it ran on demo data.
         created: When the eval was created.
         rows: One row per sample.
+        computed: Figures computed from the rows once and reused (e.g. item skill units).
     """
 
     cell: Cell
@@ -89,6 +90,7 @@ class CellLog:
     demo: bool
     created: str
     rows: list[Row] = field(default_factory=list)
+    computed: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def errored(self) -> int:

@@ -28,9 +28,9 @@ from inspect_plural.label_sets import label_set_indicators
 from inspect_plural.profile._intervals import FloatArray
 from inspect_plural.profile._logs import Row
 from inspect_plural.scorers import (
-    manhattan_distance,
+    manhattan_per_item,
     multilabel_manhattan_distance,
-    wasserstein_distance,
+    wasserstein_per_item,
 )
 from inspect_plural.scorers.distribution import predicted_vector
 
@@ -59,23 +59,24 @@ def item_distances(rows: Sequence[Row], predictions: Sequence[Row]) -> FloatArra
     """Each row's gold against another row's prediction (the scorer's distance).
 
     Args:
-        rows: The items whose gold is compared.
+        rows: The items whose gold is compared (one dataset: one scale).
         predictions: The rows whose predictions are compared, one per row (same scale).
 
     Returns:
         One distance per row.
     """
-    out = []
-    for row, other in zip(rows, predictions, strict=True):
-        t, _ = _vectors(row)
-        _, p = _vectors(other)
-        if row.base_labels:
-            out.append(multilabel_manhattan_distance([t], [p]))
-        elif distance_key(row) == "wasserstein":
-            out.append(wasserstein_distance([t], [p]))
-        else:
-            out.append(manhattan_distance([t], [p]))
-    return np.array(out, dtype=float)
+    if not rows:
+        return np.zeros(0)
+    gold = np.array([_vectors(row)[0] for row in rows])
+    predicted = np.array([_vectors(other)[1] for other in predictions])
+    if rows[0].base_labels:
+        return np.array(
+            [multilabel_manhattan_distance([t], [p]) for t, p in zip(gold, predicted)],
+            dtype=float,
+        )
+    if distance_key(rows[0]) == "wasserstein":
+        return np.asarray(wasserstein_per_item(gold, predicted), dtype=float)
+    return np.asarray(manhattan_per_item(gold, predicted), dtype=float)
 
 
 def _rank(row: Row) -> str:
