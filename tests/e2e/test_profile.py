@@ -9,7 +9,9 @@ intervals are seeded, so the test is deterministic; for a chance model each 95% 
 misses its chance level with probability 0.05 under a fresh draw (other seeds or other
 prompts), which would not be a defect of the profile.
 
-To stay fast the run keeps a few cells per mode (two or three datasets or tracks each);
+The three-model run is a module-wide fixture of a few minutes, so those tests are also
+marked ``slow`` (the README's command skips them; CI runs them). To stay fast the run
+keeps a few cells per mode (two or three datasets or tracks each);
 on the demo rows the standard budget takes all of their samples (a persona panel's
 item skill varies a lot from item to item, so fewer items could not tell the chance
 model from the anti-model).
@@ -28,7 +30,7 @@ from tests.profile_models import profile_model
 from inspect_plural.cli import main
 from inspect_plural.profile import MODES, Profile, build_profile, run_profile, write_profile
 
-pytestmark = [pytest.mark.e2e, pytest.mark.validity]
+pytestmark = pytest.mark.e2e
 
 ONLY = (
     "steerable/brexit",
@@ -62,6 +64,8 @@ def profiled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, P
     yield log_dir, build_profile(log_dir, warn=print)
 
 
+@pytest.mark.validity
+@pytest.mark.slow
 def test_random_sits_at_chance_in_every_mode(profiled: tuple[Path, Profile]) -> None:
     _, profile = profiled
     for mode in MODES:
@@ -71,6 +75,8 @@ def test_random_sits_at_chance_in_every_mode(profiled: tuple[Path, Profile]) -> 
         assert r.low <= r.chance <= r.high, (mode, r.estimate, r.low, r.high, r.chance)
 
 
+@pytest.mark.validity
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_oracle_above_random_above_anti(profiled: tuple[Path, Profile], mode: str) -> None:
     _, profile = profiled
@@ -91,6 +97,7 @@ def test_oracle_above_random_above_anti(profiled: tuple[Path, Profile], mode: st
     assert min(sign * diff.low, sign * diff.high) > 0
 
 
+@pytest.mark.slow
 def test_show_writes_the_page_and_a_second_run_adds_no_sample(
     profiled: tuple[Path, Profile], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
