@@ -72,6 +72,19 @@ def add_profile(sub: Any) -> None:
         metavar="N",
         help="cap every model answer at N tokens (-T max_tokens; default: each method's)",
     )
+    run.add_argument(
+        "--no-reasoning",
+        action="store_true",
+        help="ask for the answer first, without reasoning (-T reasoning=false; for a slow "
+        "local model with --max-tokens)",
+    )
+    run.add_argument(
+        "--only",
+        action="append",
+        metavar="PREFIX",
+        help="run only the cells whose key starts with PREFIX (repeatable; e.g. "
+        "distributional/ or jury/csc); run again without it to add the rest",
+    )
     run.add_argument("--out", metavar="DIR", help="where to write the profile (<log-dir>/profile)")
     show = actions.add_parser(
         "show",
@@ -125,7 +138,9 @@ def _run(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         max_connections=args.max_connections,
         max_tokens=args.max_tokens,
+        reasoning=False if args.no_reasoning else None,
         model_roles=dict(args.model_role),
+        only=args.only,
     )
     missing = [b for b in result.built if not b.measured]
     if args.dry_run:

@@ -150,13 +150,14 @@ def plan_cell(built: BuiltCell, n_models: int) -> CellPlan:
     if cell.method == "stakeholder_panel" and built.samples:
         calls += personas  # the panel's creation, once per run: one call per profile
         chars += personas * (_template_chars("stakeholder_panel") + FORMAT_CHARS)
+    cap = built.task_args.get("max_tokens")
     return CellPlan(
         cell.key,
         models,
         len(built.samples),
         calls,
         chars // CHARS_PER_TOKEN,
-        calls * OUTPUT_TOKENS,
+        calls * (OUTPUT_TOKENS if cap is None else min(int(cap), OUTPUT_TOKENS)),
     )
 
 
@@ -190,6 +191,7 @@ def render_plan(plans: Sequence[CellPlan], models: Sequence[str]) -> str:
         f"{'total (all models)':<42} {len(models):>6} {total.samples:>7} {total.calls:>7} "
         f"{total.input_tokens:>9} {total.output_tokens:>8}",
         "calls, input and output tokens per cell are for one model; tokens are estimates "
-        f"({CHARS_PER_TOKEN} characters a token in, {OUTPUT_TOKENS} tokens a call out)",
+        f"({CHARS_PER_TOKEN} characters a token in, {OUTPUT_TOKENS} tokens a call out, "
+        "or --max-tokens if lower)",
     ]
     return "\n".join(lines)

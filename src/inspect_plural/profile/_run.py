@@ -99,6 +99,7 @@ def run_profile(
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
     max_tokens: int | None = None,
+    reasoning: bool | None = None,
     **eval_options: Any,
 ) -> RunResult:
     """Run (or plan) the profile of one or more models.
@@ -116,13 +117,19 @@ def run_profile(
         only: Run only the cells whose key starts with one of these (all: None).
         max_tokens: Cap every model answer at this many tokens (the tasks' ``max_tokens``
             option; None: each method's own cap).
+        reasoning: Reasoning before every answer (the tasks' ``reasoning`` option;
+            None: each method's protocol).
         **eval_options: Further ``eval_set`` options (``display``, ``max_tasks``, ...).
 
     Returns:
         Whether every task finished, the cells, their plans and the logs.
     """
-    caps = {"max_tokens": max_tokens} if max_tokens is not None else None
-    built = build_cells(budget, demo, modes, progress, only, caps)
+    caps: dict[str, Any] = {}
+    if max_tokens is not None:
+        caps["max_tokens"] = max_tokens
+    if reasoning is not None:
+        caps["reasoning"] = reasoning
+    built = build_cells(budget, demo, modes, progress, only, caps or None)
     plans = [plan_cell(b, len(models)) for b in built]
     if dry_run:
         return RunResult(True, built, plans)
