@@ -32,7 +32,7 @@ from tests.conftest import offline_output
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declared_answer_format
 from inspect_plural.solvers._render import render_traits
-from inspect_plural.solvers.distribution_judge import steered_population
+from inspect_plural.solvers._steering import STEER_STYLES, steered_population
 
 Kind = Literal["oracle", "anti"]
 
@@ -83,7 +83,7 @@ def _item(kind: Kind, fmt: Any, meta: Mapping[str, Any], text: str) -> str | Non
     if isinstance(fmt, DistributionFormat):
         shares = _set_shares(meta, fmt.options)
         for group, dist in (meta.get("groups") or {}).items():
-            if steered_population(group) in text:
+            if any(steered_population(group, style) in text for style in STEER_STYLES):
                 shares = {o: dist.get(o, 0.0) for o in fmt.options}
         if kind == "anti":
             shares = {_least(shares, fmt.options): 1.0}

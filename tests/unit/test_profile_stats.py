@@ -16,15 +16,18 @@ from inspect_plural.profile._independence import (
     mean_error_correlation,
     vote_error,
 )
+from inspect_plural.profile._index import LogIndex
 from inspect_plural.profile._intervals import (
     single_skill_statistic,
     skill_difference_statistic,
     skill_statistic,
     stratified_mean_statistic,
 )
-from inspect_plural.profile._logs import Row, Vote
+from inspect_plural.profile._logs import CellLog, Row, Vote
+from inspect_plural.profile._opinionqa import steerability_cell
 from inspect_plural.profile._skill import item_distances, shuffled_reference
 from inspect_plural.profile._tasks import choose_samples, missing_note
+from inspect_plural.report import Bootstrap
 from inspect_plural.scorers import manhattan_distance, wasserstein_distance
 
 
@@ -162,3 +165,35 @@ def test_missing_note_is_short_and_names_the_docs() -> None:
     note = missing_note(cell, "EPIC needs the file X. Searched: a, b, c. " + "long " * 200)
     assert note.startswith("not measured: data missing, see docs/perseval.md")
     assert "EPIC needs the file X" in note and "Searched" not in note and len(note) < 250
+
+
+def test_steerability_is_the_best_style_per_group_beside_unsteered() -> None:
+    cell = next(c for c in CELLS if c.key == "steerable/opinionqa/opinionqa")
+    assert cell.options["steer_style"] == "santurkar"  # their three styles, one call each
+    # two questions, groups G=a and G=b; per group the mean over the questions:
+    #   G=a: unsteered 0.5, qa 0.7, bio 0.6, portray 0.4 -> best qa 0.7, gain 0.2
+    #   G=b: unsteered 0.8, qa 0.7, bio 0.7, portray 0.9 -> best portray 0.9, gain 0.1
+    per_question = [
+        {"a": (0.4, 0.8, 0.6, 0.4), "b": (0.8, 0.6, 0.7, 1.0)},
+        {"a": (0.6, 0.6, 0.6, 0.4), "b": (0.8, 0.8, 0.7, 0.8)},
+    ]
+    rows = []
+    for i, groups in enumerate(per_question):
+        values: dict[str, float] = {}
+        for g, (plain, qa, bio, portray) in groups.items():
+            values[f"rep/G={g}"] = plain
+            values[f"rep_steered_qa/G={g}"] = qa
+            values[f"rep_steered_bio/G={g}"] = bio
+            values[f"rep_steered_portray/G={g}"] = portray
+        rows.append(Row(id=f"q{i}", values=values))
+    log = CellLog(cell, "m/m", "log.eval", "quick", False, "", rows)
+    result = steerability_cell(LogIndex([log], ["m/m"]), Bootstrap(resamples=200), "m/m")
+    assert result is not None
+    assert result.extra["styles"] == ["bio", "portray", "qa"]
+    a, b = result.extra["groups"]["G=a"], result.extra["groups"]["G=b"]
+    assert (a["best_style"], a["unsteered"], a["steered"]) == ("qa", 0.5, pytest.approx(0.7))
+    assert (b["best_style"], b["unsteered"], b["steered"]) == ("portray", 0.8, pytest.approx(0.9))
+    assert a["gain"]["estimate"] == pytest.approx(0.2)
+    assert result.estimate == pytest.approx((0.2 + 0.1) / 2)
+    assert result.extra["unsteered_mean"] == pytest.approx(0.65)
+    assert result.extra["steered_mean"] == pytest.approx(0.8)

@@ -8,7 +8,8 @@ fidelity) read their cells by ``role`` within a ``group`` (a dataset):
   against ``personalized`` (``personalized_judge``, the annotator's traits shown), and
   ``unnamed`` against ``named`` (``retrieval_examples`` with ``named=false|true``); on
   OpinionQA, ``opinionqa``: ``distribution_judge`` steered towards each group of the
-  steered dimensions, beside its unsteered answer;
+  steered dimensions in Santurkar et al.'s three styles (qa, bio, portray), beside its
+  unsteered answer;
 - distributional: on each LeWiDi dataset, ``judge`` (``distribution_judge``) beside the
   no-call baselines ``uniform``, ``label_prior``, ``most_frequent`` and ``random`` (the
   LeWiDi 2025 leaderboard's); OpinionQA representativeness reads the same
@@ -206,7 +207,7 @@ def _steerable() -> list[Cell]:
             role="opinionqa",
             task="opinionqa",
             method="distribution_judge",
-            options={**DISTRIBUTION, "metrics": "full"},
+            options={**DISTRIBUTION, "metrics": "full", "steer_style": "santurkar"},
             budget_options=OPINIONQA_STEER,
             size="questions",
             data=_docs("opinionqa"),

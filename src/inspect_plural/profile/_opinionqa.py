@@ -9,11 +9,13 @@ representativeness per group, ``rep/<dimension>=<value>`` (unsteered) and
   answered of its representativeness; the summary is the mean over groups, and the
   worst-represented groups are named.
 - Steerability (steerable), as in Santurkar et al.'s ``steerability.ipynb``: a group's
-  steered representativeness is the best, over the steering styles, of its mean steered
-  representativeness, beside its unsteered value; the gain is their difference, per group
-  and averaged over the steered groups. Taking the best of several styles is optimistic
-  by construction (a model whose styles differ only by noise gains a little), which is
-  the published definition; with one style it is the plain difference.
+  steered representativeness is the best, over the steering styles (the profile asks
+  their three: ``qa``, ``bio``, ``portray``), of its mean steered representativeness,
+  beside its unsteered value; the gain is their difference, per group and averaged over
+  the steered groups (the means of both values over the groups are shown too). Taking
+  the best of several styles is optimistic by construction (a model whose styles differ
+  only by noise gains a little), which is the published definition; with one style it
+  is the plain difference.
 
 Intervals resample questions (all of a question's group values together).
 """
@@ -49,8 +51,14 @@ def _series(log: CellLog, prefix: str) -> dict[str, FloatArray]:
 
 
 def _styles(log: CellLog) -> list[str]:
+    """The steered key prefixes of the log (``rep_steered``, ``rep_steered_qa``, ...)."""
     keys = {k.split("/", 1)[0] for r in log.rows for k in r.values if k.startswith(STEERED)}
     return sorted(k for k in keys if "/" not in k)
+
+
+def style_name(prefix: str) -> str:
+    """A steered key prefix's style (``rep_steered_qa``: ``qa``; ``rep_steered``: population)."""
+    return prefix.removeprefix(STEERED).removeprefix("_") or "population"
 
 
 def _nanmean(x: FloatArray, axis: int) -> FloatArray:
@@ -138,10 +146,15 @@ def steerability_cell(index: LogIndex, boot: Bootstrap, model: str) -> CellResul
         per_group[g] = {
             "unsteered": float(_nanmean(unsteered[g], 0)),
             "steered": means[best],
-            "best_style": best,
+            "best_style": style_name(best),
+            "styles": {style_name(s): means[s] for s in styles},
             "gain": gain.model_dump(),
         }
     overall = paired_value(boot, arrays, _gain(len(styles)), f"{key}/{model}")
+    averages = {
+        name: float(np.mean([v[name] for v in per_group.values()])) if per_group else None
+        for name in ("unsteered", "steered")
+    }
     return CellResult(
         **overall.model_dump(),
         key=key,
@@ -151,5 +164,10 @@ def steerability_cell(index: LogIndex, boot: Bootstrap, model: str) -> CellResul
         metric=f"representativeness gain from steering (best of {len(styles)} style(s))",
         chance=0.0,
         logs=index.paths([log]),
-        extra={"styles": styles, "groups": per_group},
+        extra={
+            "styles": [style_name(s) for s in styles],
+            "groups": per_group,
+            "unsteered_mean": averages["unsteered"],
+            "steered_mean": averages["steered"],
+        },
     )

@@ -28,6 +28,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from inspect_plural.profile._tasks import BuiltCell
+from inspect_plural.solvers._steering import steer_styles
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -133,6 +134,7 @@ def plan_cell(built: BuiltCell, n_models: int) -> CellPlan:
     base = _template_chars(cell.method) + FORMAT_CHARS
     calls = chars = 0
     personas = _personas(built.samples) if cell.method == "stakeholder_panel" else 0
+    styles = len(steer_styles(built.task_args.get("steer_style")))
     for sample in built.samples:
         meta = sample.metadata or {}
         text = len(_text(sample))
@@ -141,7 +143,7 @@ def plan_cell(built: BuiltCell, n_models: int) -> CellPlan:
             calls += 1
             chars += base + text + extra
         elif cell.method == "distribution_judge":
-            n = 1 + _steered(meta, built.task_args.get("steer"))
+            n = 1 + styles * _steered(meta, built.task_args.get("steer"))
             calls += n
             chars += n * (base + text)
         elif cell.method == "stakeholder_panel":

@@ -36,12 +36,15 @@ def _steerable(results: Sequence[CellResult], out: Path) -> list[TextTable]:
         [
             "model",
             "gain, mean over groups",
+            "mean over groups: unsteered -> steered",
             "styles",
             "per group: unsteered -> steered (style)",
             "logs",
         ],
         notes=[
-            "the best of several styles is optimistic by construction (the published definition)"
+            "steered = the best style per group (its mean representativeness over the "
+            "questions); the best of several styles is optimistic by construction (the "
+            "published definition)"
         ],
     )
     for r in results:
@@ -55,6 +58,8 @@ def _steerable(results: Sequence[CellResult], out: Path) -> list[TextTable]:
                 [
                     r.model,
                     value_text(r),
+                    f"{number(r.extra.get('unsteered_mean'))} -> "
+                    f"{number(r.extra.get('steered_mean'))}",
                     ", ".join(r.extra.get("styles", [])),
                     per_group,
                     _logs(r, out),

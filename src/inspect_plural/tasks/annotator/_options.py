@@ -173,6 +173,15 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
         help="trait dimensions whose groups the model is also asked for (steered)",
     ),
     TaskOption(
+        "steer_style",
+        None,
+        "list",
+        choices=("population", "qa", "bio", "portray", "santurkar"),
+        method="distribution_judge",
+        help="how a steered prompt names the group: population (default), Santurkar et "
+        "al.'s qa, bio, portray, or santurkar (those three; one call per group and style)",
+    ),
+    TaskOption(
         "personas",
         None,
         "raw",
