@@ -26,7 +26,7 @@ from inspect_plural.profile._intervals import (
 from inspect_plural.profile._logs import CellLog, Row, Vote
 from inspect_plural.profile._opinionqa import steerability_cell
 from inspect_plural.profile._skill import item_distances, shuffled_reference
-from inspect_plural.profile._tasks import choose_samples, missing_note
+from inspect_plural.profile._tasks import build_cell, choose_samples, missing_note
 from inspect_plural.report import Bootstrap
 from inspect_plural.scorers import manhattan_distance, wasserstein_distance
 
@@ -197,3 +197,15 @@ def test_steerability_is_the_best_style_per_group_beside_unsteered() -> None:
     assert result.estimate == pytest.approx((0.2 + 0.1) / 2)
     assert result.extra["unsteered_mean"] == pytest.approx(0.65)
     assert result.extra["steered_mean"] == pytest.approx(0.8)
+
+
+def test_run_caps_reach_every_calling_cell_and_the_panels_creation() -> None:
+    caps = {"max_tokens": 48, "reasoning": False}
+    by_key = {c.key: c for c in CELLS}
+    panel = build_cell(by_key["jury/brexit/panel"], "quick", True, caps).task_args
+    judge = build_cell(by_key["steerable/brexit/plain"], "quick", True, caps).task_args
+    baseline = build_cell(by_key["distributional/brexit/uniform"], "quick", True, caps).task_args
+    assert panel["persona_max_tokens"] == panel["max_tokens"] == 48
+    assert panel["reasoning"] is False and judge["reasoning"] is False
+    assert judge["max_tokens"] == 48 and "persona_max_tokens" not in judge
+    assert "max_tokens" not in baseline  # no call: nothing to cap

@@ -70,7 +70,8 @@ def add_profile(sub: Any) -> None:
         "--max-tokens",
         type=int,
         metavar="N",
-        help="cap every model answer at N tokens (-T max_tokens; default: each method's)",
+        help="cap every model answer at N tokens (-T max_tokens, and a panel's persona "
+        "creation, -T persona_max_tokens; default: each method's)",
     )
     run.add_argument(
         "--no-reasoning",

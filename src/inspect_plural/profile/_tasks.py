@@ -113,7 +113,8 @@ def build_cell(
         cell: The cell.
         budget: The budget (the sample size).
         demo: Use the demo rows (every task's ``demo=true``).
-        options: Further task options for a cell that calls a model (``max_tokens``).
+        options: Further task options for a cell that calls a model (``max_tokens``,
+            which also caps a panel's persona creation, and ``reasoning``).
 
     Returns:
         The built cell; when the loader reports missing data, a cell that is not
@@ -122,6 +123,8 @@ def build_cell(
     args = cell.task_args(budget, demo)
     if cell.per_model and options:
         args |= dict(options)
+        if cell.method == "stakeholder_panel" and "max_tokens" in options:
+            args["persona_max_tokens"] = options["max_tokens"]  # its creation calls too
     try:
         task = _task(cell, args)
     except DataNotFoundError as ex:

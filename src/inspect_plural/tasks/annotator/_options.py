@@ -202,6 +202,14 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
     TaskOption(
         "personas_per_group", None, "int", low=1, method=PANEL_METHOD, help="the first N of each"
     ),
+    TaskOption(
+        "persona_max_tokens",
+        None,
+        "int",
+        low=1,
+        method=PANEL_METHOD,
+        help="output token cap of each persona's creation (default 4,096)",
+    ),
 )
 """Options of single methods (``method`` names the method they configure)."""
 
