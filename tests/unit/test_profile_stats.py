@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from inspect_ai.dataset import Sample
 from scipy.stats import pearsonr
 
+from inspect_plural.profile._build import read_cell_notes
 from inspect_plural.profile._cells import CELLS
 from inspect_plural.profile._independence import (
     effective_judges,
@@ -25,8 +28,15 @@ from inspect_plural.profile._intervals import (
 )
 from inspect_plural.profile._logs import CellLog, Row, Vote
 from inspect_plural.profile._opinionqa import steerability_cell
+from inspect_plural.profile._run import record_cells
 from inspect_plural.profile._skill import item_distances, shuffled_reference
-from inspect_plural.profile._tasks import build_cell, choose_samples, missing_note
+from inspect_plural.profile._tasks import (
+    CELLS_FILE,
+    BuiltCell,
+    build_cell,
+    choose_samples,
+    missing_note,
+)
 from inspect_plural.report import Bootstrap
 from inspect_plural.scorers import manhattan_distance, wasserstein_distance
 
@@ -209,3 +219,15 @@ def test_run_caps_reach_every_calling_cell_and_the_panels_creation() -> None:
     assert panel["reasoning"] is False and judge["reasoning"] is False
     assert judge["max_tokens"] == 48 and "persona_max_tokens" not in judge
     assert "max_tokens" not in baseline  # no call: nothing to cap
+
+
+def test_a_run_of_some_cells_keeps_the_others_notes(tmp_path: Path) -> None:
+    by_key = {c.key: c for c in CELLS}
+    epic, panel = by_key["steerable/epic/plain"], by_key["jury/brexit/panel"]
+    record_cells(tmp_path, [BuiltCell(epic, "quick", False, missing="data missing")], ["m"])
+    record_cells(tmp_path, [BuiltCell(panel, "quick", False)], ["m"])  # --only jury/brexit
+    notes, models = read_cell_notes(tmp_path)
+    assert models == ["m"]
+    assert notes == {"steerable/epic/plain": "data missing"}
+    lines = (tmp_path / CELLS_FILE).read_text().splitlines()
+    assert [json.loads(line).get("key") for line in lines] == [None, epic.key, panel.key]

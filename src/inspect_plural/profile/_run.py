@@ -17,7 +17,7 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from inspect_plural.profile._cells import MODES, Budget, Mode, cells_for
+from inspect_plural.profile._cells import CELLS, MODES, Budget, Mode, cells_for
 from inspect_plural.profile._plan import CellPlan, plan_cell
 from inspect_plural.profile._tasks import CELLS_FILE, BuiltCell, build_cell, cell_task
 
@@ -76,13 +76,27 @@ def build_cells(
 
 
 def record_cells(log_dir: Path, built: Sequence[BuiltCell], models: Sequence[str]) -> Path:
-    """Write ``profile_cells.jsonl``: the models in order, then each cell's samples and note."""
+    """Write ``profile_cells.jsonl``: the models in order, then each cell's samples and note.
+
+    Cells recorded by an earlier run and not built now (``--only``) keep their lines, so
+    a run of a few cells does not lose the others' "data missing" notes.
+    """
     log_dir.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps({"models": list(models)})] + [
-        json.dumps({"key": b.cell.key, "samples": len(b.samples), "note": b.missing}) for b in built
-    ]
     path = log_dir / CELLS_FILE
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            key = json.loads(line).get("key") if line.strip() else None
+            if isinstance(key, str):
+                lines[key] = line
+    for b in built:
+        lines[b.cell.key] = json.dumps(
+            {"key": b.cell.key, "samples": len(b.samples), "note": b.missing}
+        )
+    order = {cell.key: i for i, cell in enumerate(CELLS)}
+    kept = sorted(lines, key=lambda k: order.get(k, len(order)))
+    text = [json.dumps({"models": list(models)}), *(lines[k] for k in kept)]
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
     return path
 
 
