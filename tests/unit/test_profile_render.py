@@ -6,6 +6,9 @@ import json
 import re
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+
+from inspect_plural._escape import markdown
 from inspect_plural.profile import (
     CellResult,
     Difference,
@@ -81,7 +84,11 @@ def test_html_escapes_every_string_and_has_no_script() -> None:
 def test_markdown_escapes_markup_html_and_table_separators() -> None:
     text = render_markdown(_profile(demo=False), Path("/out"))
     assert "<script" not in text.lower()
-    assert "evil/&lt;script&gt;alert\\('x'\\)&lt;/script&gt;\\|col" in text
+    assert "evil/&lt;script&gt;alert('x')&lt;/script&gt;\\|col" in text
+    assert markdown(PAYLOAD) in text  # the package's one escaping module
+    # rendered by markdown-it with HTML on, the payload is text: no tag is produced
+    rendered = MarkdownIt("commonmark", {"html": True}).render(text)
+    assert "<script" not in rendered.lower()
     # the summary row has as many cells as its header: the '|' from the model is escaped
     lines = text.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("| model |"))

@@ -4,19 +4,19 @@ One page: the summary table (one row per model, one column per mode: estimate, 9
 interval, chance level) and the figure with the same information, then the paired
 differences between models, then a section per mode with the cells behind it (each
 linking to its log), then the cells not measured. Every string from data, options or
-models is escaped (``html.escape`` in HTML, :func:`~._text.md_escape` in Markdown); the
+models is escaped by :mod:`inspect_plural._escape` (``html`` and ``markdown``); the
 page has no script and no external asset. With demo logs every page, table title and
 the figure's file name say DEMO.
 """
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
+from inspect_plural._escape import html
 from inspect_plural.profile._cells import MODES
 from inspect_plural.profile._figure import draw_summary
 from inspect_plural.profile._results import Profile
@@ -121,25 +121,25 @@ def render_markdown(profile: Profile, out: Path) -> str:
 def _html_cell(cell: TextCell) -> str:
     links = [cell] if isinstance(cell, Link) else cell if isinstance(cell, list) else None
     if links is None:
-        return html.escape(str(cell), quote=True)
+        return html(cell)
     return ", ".join(
-        f'<a href="{html.escape(_href(x.target))}">{html.escape(x.text)}</a>' for x in links
+        f'<a href="{html(_href(x.target))}">{html(x.text)}</a>' for x in links
     )
 
 
 def _html_table(table: TextTable) -> list[str]:
-    parts = [f"<h3>{html.escape(table.title)}</h3>", "<table>", "<tr>"]
-    parts += [f"<th>{html.escape(h)}</th>" for h in table.header] + ["</tr>"]
+    parts = [f"<h3>{html(table.title)}</h3>", "<table>", "<tr>"]
+    parts += [f"<th>{html(h)}</th>" for h in table.header] + ["</tr>"]
     for row in table.rows:
         parts.append("<tr>" + "".join(f"<td>{_html_cell(c)}</td>" for c in row) + "</tr>")
     parts.append("</table>")
-    parts += [f'<p class="note">{html.escape(n)}</p>' for n in table.notes]
+    parts += [f'<p class="note">{html(n)}</p>' for n in table.notes]
     return parts
 
 
 def render_html(profile: Profile, out: Path) -> str:
     """The profile as one HTML page (``index.html``): no script, every string escaped."""
-    title = html.escape(_title(profile))
+    title = html(_title(profile))
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -147,20 +147,20 @@ def render_html(profile: Profile, out: Path) -> str:
         f"<h1>{title}</h1>",
     ]
     if profile.demo:
-        parts.append(f'<p class="demo">{html.escape(DEMO_BANNER)}</p>')
+        parts.append(f'<p class="demo">{html(DEMO_BANNER)}</p>')
     parts.append(
-        f"<p>Models: {html.escape(', '.join(profile.models))}. "
-        f"Budget: {html.escape(', '.join(profile.budgets))}.</p>"
+        f"<p>Models: {html(', '.join(profile.models))}. "
+        f"Budget: {html(', '.join(profile.budgets))}.</p>"
     )
     tables = _tables(profile, out)
     parts += _html_table(tables[0][1])
-    figure = html.escape(figure_name(profile), quote=True)
+    figure = html(figure_name(profile))
     parts.append(f'<p><img src="{figure}" alt="summary figure" style="max-width:100%"></p>')
     for heading, table in tables[1:]:
         if heading:
-            parts.append(f"<h2>{html.escape(heading)}</h2>")
+            parts.append(f"<h2>{html(heading)}</h2>")
         parts += _html_table(table)
-    parts += [f'<p class="note">{html.escape(n)}</p>' for n in profile.notes]
+    parts += [f'<p class="note">{html(n)}</p>' for n in profile.notes]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

@@ -1,7 +1,7 @@
 """The profile's tables as plain rows of text, shared by the Markdown and HTML pages.
 
 Every string that comes from data, options or models is returned raw here and escaped
-by the renderer (:func:`md_escape`, ``html.escape``). Numbers read ``0.512 [0.431,
+by the renderer (:mod:`inspect_plural._escape`). Numbers read ``0.512 [0.431,
 0.590]``, with ``n=`` and the chance level beside them where they have one.
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspect_plural._escape import markdown
 from inspect_plural.profile._cells import MODES, Mode
 from inspect_plural.profile._logs import NONE_MODEL
 from inspect_plural.profile._results import Profile, Value
@@ -49,7 +50,6 @@ SHORT: dict[Mode, str] = {
     "jury": "jury",
     "role": "role",
 }
-_MD_SPECIAL = "\\`*_{}[]()#+!|<>&"
 
 
 class Numbers(str):
@@ -59,21 +59,14 @@ class Numbers(str):
 
 
 def md_escape(text: object) -> str:
-    """Text safe in a Markdown table cell: no markup, no HTML, one line.
+    """Text safe in a Markdown table cell (:func:`inspect_plural._escape.markdown`).
 
-    :class:`Numbers` (``0.5 [0.4, 0.6] n=20``) only has its table separators escaped.
+    :class:`Numbers` (``0.5 [0.4, 0.6] n=20``), written by this package from numbers
+    alone, is kept as written so the Markdown source stays readable.
     """
     if isinstance(text, Numbers):
-        return text.replace("|", "\\|")
-    out = []
-    for char in " ".join(str(text).split()):
-        if char in "<>&":
-            out.append({"<": "&lt;", ">": "&gt;", "&": "&amp;"}[char])
-        elif char in _MD_SPECIAL:
-            out.append("\\" + char)
-        else:
-            out.append(char)
-    return "".join(out)
+        return str(text)
+    return markdown(text)
 
 
 def number(value: float | None, digits: int = 3) -> str:
