@@ -36,9 +36,9 @@ def _steerable(results: Sequence[CellResult], out: Path) -> list[TextTable]:
         [
             "model",
             "gain, mean over groups",
-            "mean over groups: unsteered -> steered",
+            "mean over groups: unsteered → steered",
             "styles",
-            "per group: unsteered -> steered (style)",
+            "per group: unsteered → steered (style)",
             "logs",
         ],
         notes=[
@@ -51,14 +51,14 @@ def _steerable(results: Sequence[CellResult], out: Path) -> list[TextTable]:
         if r.group == "opinionqa":
             groups: dict[str, Any] = r.extra.get("groups", {})
             per_group = "; ".join(
-                f"{g}: {number(v['unsteered'])} -> {number(v['steered'])} ({v['best_style']})"
+                f"{g}: {number(v['unsteered'])} → {number(v['steered'])} ({v['best_style']})"
                 for g, v in groups.items()
             )
             opinionqa.rows.append(
                 [
                     r.model,
                     value_text(r),
-                    f"{number(r.extra.get('unsteered_mean'))} -> "
+                    f"{number(r.extra.get('unsteered_mean'))} → "
                     f"{number(r.extra.get('steered_mean'))}",
                     ", ".join(r.extra.get("styles", [])),
                     per_group,
