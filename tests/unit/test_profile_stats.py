@@ -11,7 +11,7 @@ import pytest
 from inspect_ai.dataset import Sample
 from scipy.stats import pearsonr
 
-from inspect_plural.profile._build import read_cell_notes
+from inspect_plural.profile._build import read_cell_notes, run_notes
 from inspect_plural.profile._cells import CELLS
 from inspect_plural.profile._independence import (
     effective_judges,
@@ -231,3 +231,16 @@ def test_a_run_of_some_cells_keeps_the_others_notes(tmp_path: Path) -> None:
     assert notes == {"steerable/epic/plain": "data missing"}
     lines = (tmp_path / CELLS_FILE).read_text().splitlines()
     assert [json.loads(line).get("key") for line in lines] == [None, epic.key, panel.key]
+
+
+def test_notes_count_unreadable_answers_per_log() -> None:
+    cell = next(c for c in CELLS if c.key == "distributional/brexit/judge")
+    rows = [
+        Row(id="a", values={"n_answers": 1.0, "failed_answers": 1.0}),
+        Row(id="b", values={"n_answers": 1.0, "failed_answers": 0.0}),
+        Row(id="c", values={}, errored=True),
+    ]
+    [errored, failed] = run_notes([CellLog(cell, "m/m", "x.eval", "quick", False, "", rows)])
+    assert errored.startswith("distributional/brexit/judge (m/m): 1 of 3 samples errored")
+    assert failed.startswith("distributional/brexit/judge (m/m): 1 of 2 answers could not be read")
+    assert run_notes([CellLog(cell, "m/m", "x.eval", "quick", False, "", rows[1:2])]) == []

@@ -32,7 +32,7 @@ from inspect_plural.profile._intervals import (
     stratified_mean_statistic,
 )
 from inspect_plural.profile._jury import jury_cells, jury_headline, jury_units
-from inspect_plural.profile._logs import NONE_MODEL, read_profile_logs
+from inspect_plural.profile._logs import NONE_MODEL, CellLog, read_profile_logs
 from inspect_plural.profile._opinionqa import representativeness_cell, steerability_cell
 from inspect_plural.profile._results import CellResult, Difference, ModeResult, Profile, Value
 from inspect_plural.profile._role import role_cells, role_headline, role_units
@@ -40,7 +40,7 @@ from inspect_plural.profile._steerable import steerable_units, steering_cells, s
 from inspect_plural.profile._tasks import CELLS_FILE
 from inspect_plural.report import Bootstrap
 
-__all__ = ["CELLS_FILE", "NoProfileLogsError", "build_profile", "read_cell_notes"]
+__all__ = ["CELLS_FILE", "NoProfileLogsError", "build_profile", "read_cell_notes", "run_notes"]
 
 Warn = Callable[[str], None]
 
@@ -188,10 +188,25 @@ def build_profile(
         cells=_cells(index, boot, shown),
         differences=_differences(index, boot, shown),
         not_measured=[nm for mode in MODES for nm in index.missing(mode, notes)],
-        notes=[
-            f"{log.cell.key} ({log.model}): {log.errored} of {len(log.rows)} samples errored "
-            "(no score) and are left out of its figures"
-            for log in logs
-            if log.errored
-        ],
+        notes=run_notes(logs),
     )
+
+
+def run_notes(logs: Sequence[CellLog]) -> list[str]:
+    """Per log, the samples that errored and the answers that could not be read."""
+    notes = []
+    for log in logs:
+        if log.errored:
+            notes.append(
+                f"{log.cell.key} ({log.model}): {log.errored} of {len(log.rows)} samples "
+                "errored (no score) and are left out of its figures"
+            )
+        failed = sum(r.values.get("failed_answers", 0.0) for r in log.rows)
+        answers = sum(r.values.get("n_answers", 0.0) for r in log.rows)
+        if failed:
+            notes.append(
+                f"{log.cell.key} ({log.model}): {failed:.0f} of {answers:.0f} answers could "
+                "not be read and are scored as failures (a label: wrong; a distribution: "
+                "uniform)"
+            )
+    return notes
