@@ -14,14 +14,16 @@ Sections, in order (each a module with ``run(quick) -> dict`` and ``summary(dict
 * ``report``: ``inspect-plural report`` on a directory of 100 demo logs (under 30 s).
 * ``startup``: ``import inspect_plural._registry`` and ``inspect-plural --help`` against
   ``import inspect_ai`` and ``inspect --help``, as ratios of fresh processes.
+* ``profile``: ``inspect-plural profile show`` on a full-budget run of one model (under
+  a minute).
 * ``real`` (only with ``--only real``; never in ``--quick``, the full run or CI): every
   method of every family against a real model on a local OpenAI-compatible server
   (``LOCAL_BASE_URL``), with and without structured output.
 * ``real_latency`` (only with ``--only real_latency``): the same server's busy time over
   wall time at ``--max-connections`` 1, 2 and 4, for ``llm_judge`` and CINEMETRIC.
 
-``--quick`` (under a minute on 2 cores) runs small versions and skips ``faults`` and
-``report``; the
+``--quick`` (under a minute on 2 cores) runs small versions and skips ``faults``,
+``report`` and ``profile``; the
 full run takes under 15 minutes. The sections print their own tables; a summary
 follows, and ``--json`` writes every section's results. The older single benchmarks
 stay available as ``python -m benchmarks throughput|loading|methods|panels|perse``.
@@ -50,6 +52,7 @@ SECTIONS = [
     "cache",
     "report",
     "startup",
+    "profile",
     "real",
     "real_latency",
 ]
@@ -65,6 +68,7 @@ MODULES = {
     "cache": "benchmarks.cache",
     "report": "benchmarks.report",
     "startup": "benchmarks.startup",
+    "profile": "benchmarks.profile",
     "real": "benchmarks.real",
     "real_latency": "benchmarks.real_latency",
 }

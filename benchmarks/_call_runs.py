@@ -178,6 +178,8 @@ def _distribution_runs(task: str, limit: int, quick: bool = False) -> list[Run]:
         Run("annotator", task, "demo", "distribution_judge", {**DISTRIBUTION, **steer}, limit),
         Run("annotator", task, "demo", "uniform", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "label_prior", DISTRIBUTION, limit),
+        Run("annotator", task, "demo", "lewidi_most_frequent", DISTRIBUTION, limit),
+        Run("annotator", task, "demo", "lewidi_random", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "item_majority", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "llm_judge", DISTRIBUTION, limit),
         Run("annotator", task, "demo", "cinemetric", DISTRIBUTION, limit),

@@ -7,8 +7,9 @@ computed on *annotator samples* rebuilt from the item's metadata (the annotator'
 visible traits, the item) and from the records each run kept (a CINEMETRIC panel's
 candidates, whether this run built it): :func:`annotator_samples` and :func:`expand`.
 Direct methods: ``distribution_judge`` makes 1 call per item plus 1 per group of the
-item in each steered dimension (:func:`steered_groups`); ``uniform`` and
-``label_prior`` make none; ``stakeholder_panel`` makes 1 call per persona of the panel
+item in each steered dimension (:func:`steered_groups`); ``uniform``,
+``label_prior``, ``lewidi_most_frequent`` and ``lewidi_random`` make none;
+``stakeholder_panel`` makes 1 call per persona of the panel
 per item (:func:`panel_votes`), plus the panel's creation once per run, by the item
 whose record says it built it (:func:`panel_creation`): 1 call per profile it kept
 (inline profiles, or the default panel's one per trait value), from documents 1
@@ -24,6 +25,7 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from inspect_plural.item_records import is_item_sample, split_group_key
+from inspect_plural.solvers._steering import steer_styles
 from inspect_plural.stakeholders.create import (
     DEFAULT_MAX_DOC_CHARS,
     read_document,
@@ -42,7 +44,7 @@ __all__ = [
     "steered_groups",
 ]
 
-ITEM_NO_CALLS = frozenset({"uniform", "label_prior"})
+ITEM_NO_CALLS = frozenset({"uniform", "label_prior", "lewidi_most_frequent", "lewidi_random"})
 """Direct item methods that make no model call."""
 PANEL_METHOD = "stakeholder_panel"
 """The item method whose panel votes on every item (its record: ``StakeholderVotes``)."""
@@ -62,10 +64,11 @@ def _steer(options: Mapping[str, Any]) -> list[str]:
 
 
 def steered_groups(sample: EvalSample, options: Mapping[str, Any]) -> int:
-    """The item's trait groups in the steered dimensions (one steered call each)."""
+    """The item's trait groups in the steered dimensions, once per steering style."""
     dimensions = set(_steer(options))
     groups = sample.metadata.get("groups") or {}
-    return sum(1 for key in groups if split_group_key(key)[0] in dimensions)
+    styles = len(steer_styles(options.get("steer_style")))
+    return styles * sum(1 for key in groups if split_group_key(key)[0] in dimensions)
 
 
 def panel_votes(sample: EvalSample) -> int:

@@ -30,8 +30,10 @@ themselves. Shared work is counted once per run, whatever sample did it:
   ``simultaneous_summarizer``, + the retries its rule asks for (a final answer whose
   scores do not parse, re-parsed here, up to ``max_retry``).
 - the distribution target (one sample per item, :mod:`benchmarks._item_protocol`):
-  ``distribution_judge`` 1 per item + 1 per group of the item in each steered dimension;
-  ``uniform`` and ``label_prior`` 0; ``stakeholder_panel`` 1 per persona per item, plus
+  ``distribution_judge`` 1 per item + 1 per group of the item in each steered dimension
+  and steering style (``steer_style``);
+  ``uniform``, ``label_prior``, ``lewidi_most_frequent`` and ``lewidi_random`` 0;
+  ``stakeholder_panel`` 1 per persona per item, plus
   its panel's creation once per run (1 per profile kept; from documents as
   ``maj_eval``'s; none from a file or the disk cache); a per-annotator method exactly
   its minimum for each of the item's test annotators (their runs inside the item),

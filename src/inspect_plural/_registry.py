@@ -57,6 +57,8 @@ from inspect_plural.solvers import (
     geval,
     item_majority,
     label_prior,
+    lewidi_most_frequent,
+    lewidi_random,
     llm_judge,
     maj_eval,
     matrix_factorization,

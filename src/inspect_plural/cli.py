@@ -9,6 +9,8 @@ Subcommands:
 - ``report``: paper-shaped tables per family (rows are runs, 95% bootstrap intervals,
   n and failures beside every cell) and figures from a directory of logs, as Markdown,
   CSV and one HTML page.
+- ``profile``: the pluralism profile: ``profile run`` runs its cells for every model
+  (one eval set), ``profile show`` writes one page per profile (:mod:`inspect_plural.profile`).
 
 Each subcommand is one ``_add_<name>`` function (its arguments) and one ``_run_<name>``
 function (what it does, returning the exit status); :data:`COMMANDS` lists them.
@@ -330,11 +332,31 @@ def _run_report(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- profile --------------------------------------------------------------------------
+
+
+def _add_profile(sub: Any) -> None:
+    from inspect_plural.profile._cli import add_profile
+
+    add_profile(sub)
+
+
+def _run_profile(args: argparse.Namespace) -> int:
+    from inspect_plural.errors import UserError
+    from inspect_plural.profile._cli import run_profile_command
+
+    try:
+        return run_profile_command(args)
+    except UserError as ex:
+        raise CommandError(str(ex)) from ex
+
+
 # --- the command ----------------------------------------------------------------------
 
 COMMANDS: dict[str, tuple[Callable[[Any], None], Callable[[argparse.Namespace], int]]] = {
     "demo": (_add_demo, _run_demo),
     "personas": (_add_personas, _run_personas),
+    "profile": (_add_profile, _run_profile),
     "report": (_add_report, _run_report),
 }
 """Subcommand name → (add its arguments, run it)."""
@@ -366,7 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except CommandError as ex:
-        print(f"{PROG} {args.command}: error: {ex}", file=sys.stderr)
+        command = " ".join(c for c in (args.command, getattr(args, "action", None)) if c)
+        print(f"{PROG} {command}: error: {ex}", file=sys.stderr)
         return 2
 
 

@@ -213,9 +213,15 @@ class SteeredDistributions(StoredRecord):
 
     Attributes:
         dimensions: The trait dimensions steered (``-T steer=``).
-        distributions: Group (``<dimension>=<value>``) -> the parsed distribution.
-        answers: One answer per group (``persona`` = the group key), parsed or not.
-        model_calls: The steered calls (one per group of the item).
+        distributions: Group (``<dimension>=<value>``) -> the parsed distribution, in
+            the ``population`` style (the package's wording).
+        answers: One answer per group and style, parsed or not: ``persona`` is the group
+            key in the ``population`` style, ``<style>:<group>`` in another.
+        model_calls: The steered calls (one per group of the item and style).
+        styles: The steering styles asked (``-T steer_style=``; ``population`` alone by
+            default).
+        styled: Style -> group -> the parsed distribution, for the styles other than
+            ``population`` (Santurkar et al.'s ``qa``, ``bio``, ``portray``).
 
     """
 
@@ -223,3 +229,5 @@ class SteeredDistributions(StoredRecord):
     distributions: dict[str, dict[str, float]] = Field(default_factory=dict)
     answers: list[ModelAnswer] = Field(default_factory=list)
     model_calls: int = Field(default=0)
+    styles: list[str] = Field(default_factory=lambda: ["population"])
+    styled: dict[str, dict[str, dict[str, float]]] = Field(default_factory=dict)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai._util.registry import registry_unqualified_name
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog, EvalSample, resolve_sample_attachments
 from inspect_ai.model import ModelName
 from inspect_ai.scorer import SampleScore, Target
 from inspect_ai.solver import TaskState
@@ -175,6 +175,44 @@ def test_opinionqa_demo_representativeness_steered_and_unsteered_per_group(
     keys = set(_metrics(short))
     assert {k for k in keys if k.startswith("rep")} == {"rep/POLPARTY", "rep_steered/POLPARTY"}
     assert len(keys) <= MAX_HEADLINE_METRICS
+
+
+def test_opinionqa_demo_santurkar_steering_styles_each_scored_per_group(tmp_path: Path) -> None:
+    task = opinionqa(
+        demo=True,
+        target="distribution",
+        method="distribution_judge",
+        steer="POLPARTY",
+        steer_style="santurkar",
+        metrics="full",
+    )
+    [log] = _eval([task], tmp_path, limit=3)
+    metrics = _metrics(log)
+    styles = ("qa", "bio", "portray")
+    for sample in log_samples(log):
+        party = [k for k in sample.metadata["groups"] if k.startswith("POLPARTY=")]
+        calls = 1 + len(styles) * len(party)  # unsteered + one per group and style
+        assert len(_events(sample, "model")) == calls
+        resolved = resolve_sample_attachments(sample)
+        prompts = [str(e.input[-1].content) for e in _events(resolved, "model")]
+        assert sum("Question: What is your political party?" in p for p in prompts) == len(party)
+        assert sum("Description: My political party is" in p for p in prompts) == len(party)
+        assert sum("as if you were a person whose political party" in p for p in prompts) == (
+            len(party)
+        )
+        [score] = (sample.scores or {}).values()
+        values = values_of(score)
+        assert values["model_calls"] == calls
+        for style in styles:
+            assert {f"rep_steered_{style}/{g}" for g in party} <= set(values)
+        assert not any(k.startswith("rep_steered/") for k in values)  # population not asked
+        record = sample.store
+        assert record["SteeredDistributions:styles"] == list(styles)
+        styled = record["SteeredDistributions:styled"]
+        assert set(styled) == set(styles)
+        assert all(set(styled[s]) <= set(party) for s in styles)
+    for style in styles:
+        assert f"rep_steered_{style}/POLPARTY" in metrics
 
 
 @pytest.mark.slow

@@ -38,6 +38,8 @@ def test_option_of_another_method_is_refused(option: str) -> None:
     }[spec.method]
     # None is "not given": give a value of the option's kind
     value = spec.default if spec.default is not None else (2 if spec.kind == "int" else "group")
+    if spec.default is None and spec.choices:
+        value = spec.choices[0]  # a value the option accepts
     with pytest.raises(
         ValueError, match=rf"option {option}: configures method {spec.method}, not {other}"
     ):

@@ -146,3 +146,23 @@ def test_inline_profiles_named_after_trait_values_decide_their_annotators(
         traits = {a["annotator_id"]: a["traits"]["group"] for a in sample.metadata["annotators"]}
         for run in sample.store_as(AnnotatorPredictions).runs:
             assert run.label == votes[traits[run.annotator_id]]  # their own group's vote
+
+
+def test_persona_max_tokens_caps_the_panels_creation_and_max_tokens_its_votes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "cache"))  # creation: cold
+    task = brexit(
+        demo=True,
+        target="distribution",
+        method="stakeholder_panel",
+        max_tokens=11,
+        persona_max_tokens=9,
+    )
+    [log] = eval(task, model="plural/random", limit=1, log_dir=str(tmp_path), **FAST_LOG)
+    assert log.status == "success", log.error
+    [sample] = log_samples(log)
+    record = sample.store_as(StakeholderVotes)
+    caps = [e.config.max_tokens for e in model_events(sample)]
+    assert record.creation_calls == TRAIT_VALUES["brexit"]
+    assert sorted(caps) == sorted([9] * record.creation_calls + [11] * len(record.votes))

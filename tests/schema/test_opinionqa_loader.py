@@ -163,6 +163,15 @@ def test_fixture_waves_load(opinionqa_dir: Path) -> None:
         "FIXD_W92": "ordinal",
     }
     assert corpus.item_scales["FIXB_W27"].labels == ["More", "Less", "Same"]
+    # the options' own values, kept for representativeness (Santurkar et al.'s
+    # option_ordinal); all equal marks a categorical question: none
+    values = {k: s.ordinal_values for k, s in corpus.item_scales.items()}
+    assert values == {
+        "FIXA_W27": [1.0, 2.0],
+        "FIXB_W27": [1.0, 2.0, 1.5],
+        "FIXC_W27": None,
+        "FIXD_W92": [1.0, 2.0, 3.0],
+    }
     assert corpus.items["FIXA_W27"].text == "Fixture question A?"
     traits = corpus.annotators["W92:101"].traits
     assert traits["AGE"] == "UNK" and traits["CREGION"] == "Atlantis"  # no metadata.csv in W92

@@ -267,6 +267,54 @@ def test_representativeness_per_group_hand_worked() -> None:
     assert rep == pytest.approx(1 - jensenshannon([0.5, 0.5], [1, 0], base=2))
 
 
+def test_representativeness_on_uneven_ordinals_is_santurkar_et_al() -> None:
+    # Santurkar et al.'s code: 1 - wasserstein_distance(ordinal, ordinal, D_M, D_H) /
+    # (max ordinal - min ordinal). Options at 1, 2, 4: model (.5, .5, 0), group (0, 0, 1):
+    # W1 = .5 * 3 + .5 * 2 = 2.5, span 3 -> 1 - 2.5/3 = 1/6 (unit spacing would give
+    # W1 = 1.5 over span 2 -> 0.25)
+    scale = LabelScale(kind="ordinal", labels=["x", "y", "z"], ordinal_values=[1, 2, 4])
+    model, group = [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]
+    meta = _item(scale, dict(zip("xyz", group)), ["z"], groups={"G=g": dict(zip("xyz", group))})
+    rep = item_values(meta, _prediction(dict(zip("xyz", model))), None, None, DEFAULT)["rep/G=g"]
+    official = 1 - scipy_wasserstein([1, 2, 4], [1, 2, 4], model, group) / (4 - 1)
+    assert rep == pytest.approx(official) == pytest.approx(1 / 6)
+    # values not in increasing order ([1, 2, 1.5]: the third option lies between the
+    # first two) still give distances on the values, on a nominal scale too
+    odd = LabelScale(kind="nominal", labels=["x", "y", "z"], ordinal_values=[1, 2, 1.5])
+    meta = _item(odd, dict(zip("xyz", group)), ["z"], groups={"G=g": dict(zip("xyz", group))})
+    rep = item_values(meta, _prediction(dict(zip("xyz", model))), None, None, DEFAULT)["rep/G=g"]
+    # W1: mass .5 at 1 and .5 at 2 against all at 1.5 -> .5 * .5 + .5 * .5 = 0.5, span 1
+    assert rep == pytest.approx(1 - scipy_wasserstein([1, 2, 1.5], [1, 2, 1.5], model, group))
+    assert rep == pytest.approx(0.5)
+
+
+def test_each_steering_style_gets_its_own_representativeness() -> None:
+    # Santurkar et al.'s styles, group G=x all on "2": qa answered exactly that (1.0);
+    # bio failed, so counts as uniform: W1 = 1/3 + 1/3 = 2/3 -> 1 - (2/3)/2 = 2/3; the
+    # package's population style was not asked, so there is no rep_steered/ key
+    group = {"1": 0.0, "2": 1.0, "3": 0.0}
+    meta = _item(THREE, group, ["2"], groups={"G=x": group}, majority_label="2")
+    steered = SteeredDistributions.detached(
+        dimensions=["G"],
+        styles=["qa", "bio"],
+        styled={"qa": {"G=x": group}},
+        answers=[
+            ModelAnswer(raw="", parse_ok=True, persona="qa:G=x"),
+            ModelAnswer(raw="", parse_ok=False, persona="bio:G=x"),
+        ],
+    )
+    values = item_values(meta, _prediction({"1": 1.0, "2": 0.0, "3": 0.0}), None, steered, DEFAULT)
+    assert values["rep_steered_qa/G=x"] == pytest.approx(1.0)
+    assert values["rep_steered_bio/G=x"] == pytest.approx(2 / 3)
+    assert "rep_steered/G=x" not in values
+    assert values["rep/G=x"] == pytest.approx(0.5)  # all on "1" against all on "2"
+    full = _metric(group_representativeness(["G"], ["G"], "full"), [values])
+    assert full["rep_steered_qa/G"] == pytest.approx(1.0)
+    assert full["rep_steered_bio/G=x"] == pytest.approx(2 / 3)
+    headline = _metric(group_representativeness(["G"], ["G"], "headline"), [values])
+    assert not any(k.startswith("rep_steered_") for k in headline)
+
+
 def test_group_representativeness_metric_levels() -> None:
     # G=x: 0.5 and 1.0 -> 0.75; G=y: 0.25 -> dimension G: (0.75 + 0.25) / 2 = 0.5
     values = [

@@ -58,7 +58,7 @@ LAYERS: dict[str, int] = {
     # 5: tasks: records -> samples, a method, a scorer
     "tasks": 5,
     # 6: what reads logs, the command line and the entry points
-    **dict.fromkeys(("analysis", "report", "cli", "_demo", "_registry"), 6),
+    **dict.fromkeys(("analysis", "report", "profile", "cli", "_demo", "_registry"), 6),
 }
 """Top-level part of ``inspect_plural`` -> its layer; an import may not go to a higher one."""
 

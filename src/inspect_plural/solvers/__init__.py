@@ -3,7 +3,12 @@
 from inspect_plural.solvers.baselines import annotator_majority, item_majority, majority_label
 from inspect_plural.solvers.chateval import ChatEvalRecord, ChatEvalTurn, chateval
 from inspect_plural.solvers.cinemetric import CharacterPanel, MovieCharacter, cinemetric
-from inspect_plural.solvers.distribution_baselines import label_prior, uniform
+from inspect_plural.solvers.distribution_baselines import (
+    label_prior,
+    lewidi_most_frequent,
+    lewidi_random,
+    uniform,
+)
 from inspect_plural.solvers.distribution_judge import distribution_judge
 from inspect_plural.solvers.geval import GEvalDimension, GEvalRecord, geval
 from inspect_plural.solvers.judge import llm_judge, personalized_judge, render_judge_prompt
@@ -51,6 +56,8 @@ __all__ = [
     "cinemetric",
     "distribution_judge",
     "label_prior",
+    "lewidi_most_frequent",
+    "lewidi_random",
     "uniform",
     "item_majority",
     "llm_judge",

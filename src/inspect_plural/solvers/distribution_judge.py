@@ -7,10 +7,13 @@ labels, probabilities renormalised when they do not sum to 1).
 
 Steering (Santurkar et al. 2023): with ``steer=[DIMENSION, ...]`` the model is also asked,
 once per trait group of the item (a value of a steered dimension held by some of the
-item's annotators), for the distribution of *that group's* answers ("people whose
-profile reads "POLPARTY: Republican""). The unsteered answer is the prediction; the
-steered ones are kept as :class:`~inspect_plural.item_records.SteeredDistributions`, so
-one run reports representativeness steered and unsteered side by side.
+item's annotators) and steering style, for the distribution of *that group's* answers.
+The styles (``steer_style``, :mod:`inspect_plural.solvers._steering`) are the package's
+``population`` ("people whose profile reads "POLPARTY: Republican"", the default) and
+Santurkar et al.'s three, ``qa``, ``bio`` and ``portray`` (``santurkar`` names all
+three). The unsteered answer is the prediction; the steered ones are kept as
+:class:`~inspect_plural.item_records.SteeredDistributions`, so one run reports
+representativeness unsteered and steered in every style side by side.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from inspect_plural.prompts import example_distribution, example_key, load_templ
 from inspect_plural.solvers._answers import ask, write_prediction
 from inspect_plural.solvers._limits import answer_cap
 from inspect_plural.solvers._render import render_item, render_labels
+from inspect_plural.solvers._steering import SteerStyle, steer_styles, steered_population
 from inspect_plural.solvers.judge import DEFAULT_TASK
 from inspect_plural.structured import Structured, structured_value
 
@@ -57,17 +61,9 @@ _LEADS = {
 }
 
 
-def steered_population(group: str) -> str:
-    """Who a steered prompt says labelled the item: ``Several people whose profile reads "d: v"``.
-
-    Args:
-        group: A group key ``<dimension>=<value>``.
-
-    Returns:
-        The sentence subject.
-    """
-    dimension, value = split_group_key(group)
-    return f'Several people whose profile reads "{dimension.replace("_", " ")}: {value}"'
+def _persona(style: SteerStyle, group: str) -> str:
+    """A steered answer's ``persona``: the group key (``population``), else ``style:group``."""
+    return group if style == "population" else f"{style}:{group}"
 
 
 def distribution_response_format(
@@ -134,6 +130,7 @@ def render_distribution_prompt(
 @solver
 def distribution_judge(
     steer: list[str] | None = None,
+    steer_style: str | list[str] | None = None,
     reasoning: bool = True,
     prompts: str | None = None,
     temperature: float | None = 0.0,
@@ -145,8 +142,10 @@ def distribution_judge(
 
     Args:
         steer: Trait dimensions to steer: one more call per group of the item in each
-            (a value of the dimension held by some of its annotators), asking for that
-            group's distribution.
+            (a value of the dimension held by some of its annotators) and style, asking
+            for that group's distribution.
+        steer_style: How a steered prompt names the group: ``population`` (default),
+            ``qa``, ``bio``, ``portray`` or ``santurkar`` (those three), or a list.
         reasoning: Ask for brief reasoning before the JSON answer.
         prompts: Folder of replacement prompt templates.
         temperature: Sampling temperature (None: the provider's default).
@@ -161,6 +160,7 @@ def distribution_judge(
         when steering, :class:`~inspect_plural.item_records.SteeredDistributions`.
     """
     dimensions = list(steer or [])
+    styles = steer_styles(steer_style)
     structured = structured_value(structured)
     load_template(TEMPLATE, TEMPLATE_FIELDS, TEMPLATE_FIELDS, prompts)  # checked now
     config = GenerateConfig(
@@ -197,7 +197,14 @@ def distribution_judge(
 
         answers = await gather(
             named("unsteered", answer(UNSTEERED, None)),
-            *(named(f"steered: {g}", answer(steered_population(g), g)) for g in groups),
+            *(
+                named(
+                    f"steered: {_persona(style, g)}",
+                    answer(steered_population(g, style), _persona(style, g)),
+                )
+                for style in styles
+                for g in groups
+            ),
         )
         kept: list[ChatMessage] = [m for m in state.messages if m.role == "system"]
         state.messages = [*kept, ChatMessageUser(content=prompts_sent[0]), state.output.message]
@@ -206,15 +213,22 @@ def distribution_judge(
         )
         if dimensions:
             steered = answers[1:]
+            parsed = {
+                a.persona: a.distribution
+                for a in steered
+                if a.persona and a.parse_ok and a.distribution
+            }
             SteeredDistributions.detached(
                 dimensions=dimensions,
-                distributions={
-                    a.persona: a.distribution
-                    for a in steered
-                    if a.persona and a.parse_ok and a.distribution
-                },
+                distributions={g: d for g, d in parsed.items() if g in groups},
                 answers=steered,
                 model_calls=len(steered),
+                styles=list(styles),
+                styled={
+                    style: {g: parsed[p] for g in groups if (p := _persona(style, g)) in parsed}
+                    for style in styles
+                    if style != "population"
+                },
             ).write_to(state.store)
         return state
 

@@ -139,14 +139,18 @@ def _question_scale(path: Path, row: int, references: Any, ordinal: Any) -> Labe
         )
     if not isinstance(ordinal, list | tuple):
         raise DataRowError(path, row, "option_ordinal", "expected a list of numbers")
-    numbers = [v for v in ordinal if isinstance(v, int | float) and not isinstance(v, bool)]
-    increasing = len(numbers) == len(ordinal) == len(options) and all(
-        a < b for a, b in zip(numbers, numbers[1:])
-    )
+    numbers = [
+        float(v) for v in ordinal if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    complete = len(numbers) == len(ordinal) == len(options)
+    increasing = complete and all(a < b for a, b in zip(numbers, numbers[1:]))
     return LabelScale(
         kind="ordinal" if increasing else "nominal",
         labels=options,
         description=QUESTION_DESCRIPTION,
+        # Santurkar et al. measure distances on these values, even when they are not
+        # increasing ([1, 2, 1.5]); all equal ([1, 1, 1]) marks a categorical question
+        ordinal_values=numbers if complete and len(set(numbers)) > 1 else None,
     )
 
 

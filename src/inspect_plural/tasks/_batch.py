@@ -95,10 +95,13 @@ BATCH_SUPPORT: dict[str, BatchSupport] = {
     "distribution_judge": BatchSupport(
         status="yes",
         waits="1",
-        note="target=distribution: one call per item (steer: one more per group, concurrent)",
+        note="target=distribution: one call per item (steer: one more per group and style, "
+        "concurrent)",
     ),
     "uniform": _no_calls("target=distribution: the same share for every label"),
     "label_prior": _no_calls("target=distribution: the training pool's label distribution"),
+    "lewidi_most_frequent": _no_calls("target=distribution: the pool's most frequent label"),
+    "lewidi_random": _no_calls("target=distribution: seeded random distributions and labels"),
     "stakeholder_panel": BatchSupport(
         status="yes",
         waits="2",

@@ -45,6 +45,7 @@ __all__ = [
     "DISTRIBUTION_PRESETS",
     "REP_KEY",
     "REP_STEERED_KEY",
+    "REP_STYLE_KEY",
     "DistributionConfig",
     "HardLabel",
     "decision_label",
@@ -56,7 +57,9 @@ HardLabel = Literal["majority", "file"]
 REP_KEY = "rep/"
 """Prefix of the per-group representativeness keys: ``rep/<dimension>=<value>``."""
 REP_STEERED_KEY = "rep_steered/"
-"""Prefix of the steered ones: ``rep_steered/<dimension>=<value>``."""
+"""Prefix of the steered ones (the ``population`` style): ``rep_steered/<dim>=<value>``."""
+REP_STYLE_KEY = "rep_steered_{style}/"
+"""Prefix of another steering style's: ``rep_steered_qa/<dimension>=<value>``."""
 
 
 class DistributionConfig(BaseModel):
@@ -188,28 +191,70 @@ def _perspectivist(
     return {"error_rate": error_rate([gold], [shown], config.decimals)}
 
 
-def _representative(p: np.ndarray, group: np.ndarray, ordinal: bool) -> float:
-    if ordinal:
-        return representativeness([p], [group])
+def _representative(p: np.ndarray, group: np.ndarray, support: list[float] | None) -> float:
+    if support is not None:
+        return representativeness([p], [group], [support])
     return js_representativeness([p], [group])
+
+
+def _support(metadata: ItemSampleMetadata) -> list[float] | None:
+    """Where representativeness measures distances (None: Jensen-Shannon instead).
+
+    The options' own ordinal values (Santurkar et al.'s ``option_ordinal``), else the
+    positions of an ordinal scale's labels; None on a nominal scale without values.
+    """
+    scale = metadata.scale
+    if scale is None:
+        return None
+    if scale.ordinal_values is not None:
+        return list(scale.ordinal_values)
+    if scale.kind == "ordinal":
+        return [float(k) for k in range(len(scale.labels))]
+    return None
 
 
 def _groups(
     metadata: ItemSampleMetadata, p: np.ndarray, steered: SteeredDistributions | None
 ) -> dict[str, float]:
     labels = metadata.labels
-    ordinal = metadata.scale is not None and metadata.scale.kind == "ordinal"
+    ordinal = _support(metadata)
     values: dict[str, float] = {}
-    steered_groups = {a.persona for a in steered.answers} if steered else set()
+    styles = _steered_styles(steered)
     for key, shares in metadata.groups.items():
         group = np.array([shares.get(label, 0.0) for label in labels])
         if group.sum() <= 0:
             continue
         values[REP_KEY + key] = _representative(p, group, ordinal)
-        if steered is not None and key in steered_groups:
-            q = predicted_vector(steered.distributions.get(key), labels)
-            values[REP_STEERED_KEY + key] = _representative(q, group, ordinal)
+        for prefix, (asked, distributions) in styles.items():
+            if key in asked:  # a failed answer counts as the uniform distribution
+                q = predicted_vector(distributions.get(key), labels)
+                values[prefix + key] = _representative(q, group, ordinal)
     return values
+
+
+def _steered_styles(
+    steered: SteeredDistributions | None,
+) -> dict[str, tuple[set[str], dict[str, dict[str, float]]]]:
+    """Key prefix -> (the groups asked, their parsed distributions), per steering style."""
+    if steered is None:
+        return {}
+    marks = tuple(f"{style}:" for style in steered.styles if style != "population")
+    out = {}
+    for style in steered.styles:
+        if style == "population":
+            asked = {
+                a.persona for a in steered.answers if a.persona and not a.persona.startswith(marks)
+            }
+            out[REP_STEERED_KEY] = (asked, steered.distributions)
+        else:
+            mark = f"{style}:"
+            asked = {
+                a.persona.removeprefix(mark)
+                for a in steered.answers
+                if a.persona and a.persona.startswith(mark)
+            }
+            out[REP_STYLE_KEY.format(style=style)] = (asked, steered.styled.get(style, {}))
+    return out
 
 
 def item_values(

@@ -21,7 +21,11 @@ from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_plural.item_records import split_group_key
 from inspect_plural.scorers._values import values_of
-from inspect_plural.scorers.distribution._item_values import REP_KEY, REP_STEERED_KEY
+from inspect_plural.scorers.distribution._item_values import (
+    REP_KEY,
+    REP_STEERED_KEY,
+    REP_STYLE_KEY,
+)
 from inspect_plural.scorers.distribution._lewidi import hard_label_micro_f1
 
 __all__ = [
@@ -149,6 +153,21 @@ def _group_means(scores: list[SampleScore], prefix: str) -> dict[str, float]:
     return {group: math.fsum(v) / len(v) for group, v in sums.items()}
 
 
+STYLE_PREFIX = REP_STYLE_KEY.split("{", 1)[0]
+"""``rep_steered_``: what every other steering style's keys start with."""
+
+
+def _style_prefixes(scores: list[SampleScore]) -> list[str]:
+    """The ``rep_steered_<style>/`` prefixes the samples have, sorted."""
+    found = {
+        key.split("/", 1)[0] + "/"
+        for s in scores
+        for key in values_of(s.score)
+        if key.startswith(STYLE_PREFIX) and "/" in key
+    }
+    return sorted(found)
+
+
 def headline_representativeness(dimensions: Sequence[str], steered: Sequence[str]) -> int:
     """How many values :func:`group_representativeness` logs under ``metrics=headline``."""
     return 2 * len(steered) if steered else len(dimensions)
@@ -162,8 +181,10 @@ def group_representativeness(
 ) -> Metric:
     """Representativeness per trait group and dimension (Santurkar et al. 2023).
 
-    A group's value is the mean over items of ``1 - W1/(N - 1)`` (ordinal scales) or
-    ``1 - JS`` (nominal) between the model's and the group's distributions; a
+    A group's value is the mean over items of ``1 - W1/(max - min)`` on the options'
+    ordinal values (OpinionQA's ``option_ordinal``; else the positions of an ordinal
+    scale, ``1 - W1/(N - 1)``) or ``1 - JS`` (nominal, no values) between the model's
+    and the group's distributions; a
     dimension's is the mean over its groups.
 
     Args:
@@ -174,15 +195,19 @@ def group_representativeness(
 
     Returns:
         The metric: ``rep/<dimension>``, ``rep_steered/<dimension>`` and under ``full``
-        ``rep/<dimension>=<value>``, ``rep_steered/<dimension>=<value>``.
+        ``rep/<dimension>=<value>``, ``rep_steered/<dimension>=<value>``, and each other
+        steering style's ``rep_steered_<style>/<dimension>`` and per group (``-T
+        steer_style=``).
     """
     steered_dims = list(steered or [])
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         result: dict[str, float] = {}
+        styles = _style_prefixes(scores) if level == "full" else []
         for prefix, shown in (
             (REP_KEY, steered_dims if steered_dims and level == "headline" else dimensions),
             (REP_STEERED_KEY, steered_dims),
+            *((style, steered_dims) for style in styles),
         ):
             groups = _group_means(scores, prefix)
             by_dimension: dict[str, list[float]] = defaultdict(list)

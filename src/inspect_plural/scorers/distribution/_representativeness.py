@@ -40,11 +40,14 @@ def representativeness_per_item(
 ) -> FloatArray:
     """Per question, ``1 - W1(model, group) / (max - min of the support)``.
 
-    ``W1`` is ``scipy.stats.wasserstein_distance(support, support, model, group)``. With
-    the default support ``0 .. N-1`` (the N ordered options) the divisor is ``N - 1``, the
-    largest distance: Santurkar et al.'s ``1 - WD/(N - 1)``; the tatsu-lab code divides by
-    the distance between the two extreme options of its ordinal values, which is the same
-    for evenly spaced options.
+    ``W1`` is ``scipy.stats.wasserstein_distance(support, support, model, group)``: the
+    options sit at their ordinal values and the divisor is the largest distance, between
+    the two extreme values. This is Santurkar et al.'s code (tatsu-lab/opinions_qa
+    ``7784efb``: ``process_results.ipynb`` divides ``wasserstein_distance(ordinal,
+    ordinal, D_M, D_H)`` by ``helpers.get_max_wd(ordinal)``), where ``ordinal`` is the
+    question's ``option_ordinal``: ``[1, 2, 4]`` is not evenly spaced and ``[1, 2, 1.5]``
+    puts the third option between the first two. With the default support ``0 .. N-1``
+    the divisor is ``N - 1``, the paper's ``1 - WD/(N - 1)``.
 
     Args:
         model: Per question, the model's distribution over its ordered options.

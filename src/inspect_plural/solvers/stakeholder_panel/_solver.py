@@ -208,6 +208,7 @@ def stakeholder_panel(
     seed: int | None = 42,
     max_tokens: int | None = None,
     structured: Structured = False,
+    persona_max_tokens: int | None = None,
 ) -> Solver:
     """A stakeholder panel labels each item; the vote shares are its distribution.
 
@@ -234,6 +235,8 @@ def stakeholder_panel(
         structured: Constrain every vote (and each persona written from a profile) to its
             JSON schema: ``True`` (Inspect's structured output) or ``"json_object"``
             (llama-cpp-python's dialect).
+        persona_max_tokens: Output token cap of each persona's creation (None: 4,096;
+            a slow local model's profile run caps it with its answers).
 
     Returns:
         A solver for item samples (``-T target=distribution``) that writes a
@@ -251,6 +254,9 @@ def stakeholder_panel(
         personas, _split(persona_docs), trait_values, _split(panel_groups), personas_per_group
     )
     creation_task = task_description or DEFAULT_TASK_DESCRIPTION
+    creation_config = persona_config(seed)
+    if persona_max_tokens is not None:
+        creation_config = creation_config.merge(GenerateConfig(max_tokens=persona_max_tokens))
     built: list[BuiltPanel] = []
     lock = anyio.Lock()
 
@@ -264,7 +270,7 @@ def stakeholder_panel(
                     plan,
                     creation_task,
                     role_model("persona_builder"),
-                    persona_config(seed),
+                    creation_config,
                     prompts,
                     structured,
                 )

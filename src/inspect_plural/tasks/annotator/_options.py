@@ -17,7 +17,12 @@ from inspect_plural.errors import OptionError
 from inspect_plural.options import RESERVED, TaskOption, check_options, metrics_option
 from inspect_plural.solvers.baselines import annotator_majority, item_majority
 from inspect_plural.solvers.cinemetric import cinemetric
-from inspect_plural.solvers.distribution_baselines import label_prior, uniform
+from inspect_plural.solvers.distribution_baselines import (
+    label_prior,
+    lewidi_most_frequent,
+    lewidi_random,
+    uniform,
+)
 from inspect_plural.solvers.distribution_judge import distribution_judge
 from inspect_plural.solvers.judge import llm_judge, personalized_judge
 from inspect_plural.solvers.retrieval import retrieval_examples
@@ -55,13 +60,21 @@ METHODS: dict[str, Callable[..., Solver]] = {
     "distribution_judge": distribution_judge,
     "uniform": uniform,
     "label_prior": label_prior,
+    "lewidi_most_frequent": lewidi_most_frequent,
+    "lewidi_random": lewidi_random,
     "stakeholder_panel": stakeholder_panel,
 }
 """Methods selectable with ``-T method=NAME`` on every annotator-level task (the
 :data:`ITEM_METHODS` predict an item's distribution: ``-T target=distribution`` only)."""
 
-
-ITEM_METHODS = ("distribution_judge", "uniform", "label_prior", "stakeholder_panel")
+ITEM_METHODS = (
+    "distribution_judge",
+    "uniform",
+    "label_prior",
+    "lewidi_most_frequent",
+    "lewidi_random",
+    "stakeholder_panel",
+)
 """Methods that predict an item's label distribution directly (no per-annotator runs)."""
 
 
@@ -160,6 +173,15 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
         help="trait dimensions whose groups the model is also asked for (steered)",
     ),
     TaskOption(
+        "steer_style",
+        None,
+        "list",
+        choices=("population", "qa", "bio", "portray", "santurkar"),
+        method="distribution_judge",
+        help="how a steered prompt names the group: population (default), Santurkar et "
+        "al.'s qa, bio, portray, or santurkar (those three; one call per group and style)",
+    ),
+    TaskOption(
         "personas",
         None,
         "raw",
@@ -179,6 +201,14 @@ METHOD_SPECS: tuple[TaskOption, ...] = (
     ),
     TaskOption(
         "personas_per_group", None, "int", low=1, method=PANEL_METHOD, help="the first N of each"
+    ),
+    TaskOption(
+        "persona_max_tokens",
+        None,
+        "int",
+        low=1,
+        method=PANEL_METHOD,
+        help="output token cap of each persona's creation (default 4,096)",
     ),
 )
 """Options of single methods (``method`` names the method they configure)."""
