@@ -14,7 +14,7 @@ annotator-level ``accuracy``, ``mae``, ``within_one``, ``macro_f1``,
 ``annotator_macro_f1``, ``text_macro_f1``, ``trait_macro_f1``, ``prf_global``,
 ``prf_annotator``, ``prf_text``, ``prf_trait``, ``accuracy_by_trait``; calibration and
 PersonaEval ``top1``, ``top2``, ``mean_rank``, ``ece``, ``brier_score``; everywhere
-``parse_failures``, ``failed_answers`` and ``cost``; the distribution target's
+``parse_failures``, ``failed_answers``, ``failure_reasons`` and ``cost``; the distribution target's
 ``manhattan``, ``wasserstein``, ``cross_entropy``, ``hard_micro_f1``,
 ``perspectivist_error_rate`` (logged as ``error_rate``), ``norm_abs_distance`` and
 ``group_representativeness``; ratings' ``rating_correlations``,
@@ -176,6 +176,7 @@ NAMES = {
         "accuracy_by_trait",
         "parse_failures",
         "failed_answers",
+        "failure_reasons",
         "cost",
     },
     "calibration": {"top1", "top2", "mean_rank", "ece", "brier_score"},
@@ -188,7 +189,16 @@ NAMES = {
         "group_representativeness",
     },
     "nominal_distribution": {"error_rate"},  # perspectivist_error_rate
-    "role": {"top1", "top2", "mean_rank", "ece", "brier_score", "parse_failures", "failed_answers"},
+    "role": {
+        "top1",
+        "top2",
+        "mean_rank",
+        "ece",
+        "brier_score",
+        "parse_failures",
+        "failed_answers",
+        "failure_reasons",
+    },
     "ratings": {
         "rating_correlations",
         "initial_correlations",
