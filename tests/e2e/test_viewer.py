@@ -196,3 +196,5 @@ def test_rating_pred_and_gold_name_their_scales(runs: dict[str, tuple[Task, Eval
         values = values_of(score)
         if "pred/overall" in values:
             assert 1.0 <= values["pred/overall"] <= 5.0 and 0.0 <= values["gold/overall"] <= 1.0
+        # the sample's Scoring tab names both scales beside the values
+        assert (score.metadata or {})["scales"]["overall"] == "pred 1–5, human 0–1"

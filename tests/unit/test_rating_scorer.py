@@ -88,6 +88,10 @@ def test_scorer_values_and_metadata() -> None:
     metadata = sample.score.metadata or {}
     assert metadata["group"] == "CD001"
     assert metadata["panels"] == {"Clinicians": panel.model_dump()}
+    assert metadata["scales"] == {
+        "overall": "pred 1–5, human 1–5",
+        "fluency": "pred 1–5, human 0–2",
+    }
 
 
 def test_scorer_failed_prediction_has_no_pred_keys() -> None:

@@ -78,8 +78,12 @@ def group_initial_scores(panel: PanelScores) -> dict[str, float]:
     return {dim: sum(v) / len(v) for dim, v in values.items()}
 
 
+def _range(low: float, high: float) -> str:
+    return f"{low:g}–{high:g}"
+
+
 @scorer(metrics=rating_metrics())
-def rating_scorer() -> Scorer:
+def rating_scorer(predicted_scale: tuple[float, float] = (1.0, 5.0)) -> Scorer:
     """Score a rating ``Prediction`` against the human scores of one generated output.
 
     Per sample: ``pred/{dim}``, ``gold/{dim}``, ``pred_initial/{dim}``,
@@ -88,7 +92,13 @@ def rating_scorer() -> Scorer:
     ``pred/{dim}`` and ``gold/{dim}`` of the first dimension (``overall`` when the data
     has it); the others are in the metadata's ``values``
     (:mod:`inspect_plural.scorers._values`), beside ``panels`` (every member's scores)
-    and ``group`` (the output's review or story).
+    and ``group`` (the output's review or story), and ``scales``: the scale of the
+    prediction beside the human raters' scale of each dimension, so a 3.33 on the 1–5
+    rubric beside a 0.458 on a 0–1 human scale is read as what it is.
+
+    Args:
+        predicted_scale: The method's prediction scale (low, high): the rating methods'
+            1–5 rubric, ROUGE-L's 0–1.
 
     Returns:
         The scorer. Its own metrics are the headline defaults; the tasks attach
@@ -131,6 +141,10 @@ def rating_scorer() -> Scorer:
             metadata={
                 "panels": {g: p.model_dump() for g, p in prediction.panels.items()},
                 "group": metadata.output.group,
+                "scales": {
+                    d.name: f"pred {_range(*predicted_scale)}, human {_range(d.low, d.high)}"
+                    for d in metadata.dimensions
+                },
                 **({} if prediction.parse_ok else {"failure": prediction.failure}),
             },
         )

@@ -229,7 +229,7 @@ def rating_task(
     return Task(
         dataset=MemoryDataset(samples, name=dataset + ("_demo" if demo else "")),
         solver=solver,
-        scorer=rating_scorer(),
+        scorer=rating_scorer(predicted_scale=prediction_scale(opts.method)),
         metrics=rating_metrics(
             correlation=opts.correlation,
             absolute=opts.absolute,
