@@ -65,8 +65,9 @@ def test_effective_judges_formula() -> None:
     assert effective_judges(6, 0.5) == pytest.approx(6 / 3.5) == pytest.approx(1.7142857)
     assert effective_judges(6, 0.0) == 6
     assert effective_judges(6, 1.0) == 1
-    assert effective_judges(3, -0.25) == pytest.approx(3 / 0.5)  # anti-correlated: more than n
-    assert effective_judges(3, -0.5) == math.inf  # r <= -1/(n - 1): no finite value
+    # anti-correlated errors count as independent: never more judges than the panel has
+    assert effective_judges(3, -0.25) == 3
+    assert effective_judges(7, -0.609) == 7  # VariErrNLI's demo panel: was inf
 
 
 def test_mean_error_correlation_against_scipy() -> None:
@@ -244,3 +245,12 @@ def test_notes_count_unreadable_answers_per_log() -> None:
     assert errored.startswith("distributional/brexit/judge (m/m): 1 of 3 samples errored")
     assert failed.startswith("distributional/brexit/judge (m/m): 1 of 2 answers could not be read")
     assert run_notes([CellLog(cell, "m/m", "x.eval", "quick", False, "", rows[1:2])]) == []
+
+
+def test_numbers_that_round_to_zero_read_without_a_sign() -> None:
+    from inspect_plural.profile._text import number
+
+    assert number(-0.0) == "0.000"
+    assert number(-0.0004) == "0.000"
+    assert number(-0.0006) == "-0.001"
+    assert number(0.25) == "0.250"

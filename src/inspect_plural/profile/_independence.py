@@ -18,7 +18,9 @@ correlated with mean r, the mean of their errors varies like that of
 
 independent judges (the variance of a mean of n equicorrelated variables, Kish's design
 effect): 6 judges with r = 0.5 are worth 6 / 3.5 = 1.71 independent ones; r = 0 gives
-n, r = 1 gives 1, and r <= -1/(n - 1) has no finite value (inf). Agreement between the
+n, r = 1 gives 1. A negative mean correlation is read as 0 (n judges, not more): the
+formula would give more than n (or no finite value at r <= -1/(n - 1)), which reads as
+"more judges than the panel has"; the correlation itself is shown beside. Agreement between the
 personas is Krippendorff's alpha over items (units) and personas (coders), nominal (or
 ordinal on ordinal scales), with the package's :func:`~inspect_plural.scorers.units_alpha`.
 """
@@ -116,9 +118,11 @@ def mean_error_correlation(*errors: FloatArray, axis: int = -1) -> FloatArray:
 
 
 def effective_judges(n: int, r: float) -> float:
-    """``n / (1 + (n - 1) r)``: independent judges worth n judges with error correlation r."""
-    denominator = 1.0 + (n - 1) * r
-    return math.inf if denominator <= 0 else n / denominator
+    """``n / (1 + (n - 1) r)``: independent judges worth n judges with error correlation r.
+
+    ``r`` below 0 counts as 0, so the value lies between 1 and ``n``.
+    """
+    return n / (1.0 + (n - 1) * min(max(r, 0.0), 1.0))
 
 
 def vote_alpha(rows: Sequence[Row], level: AlphaLevel) -> float:

@@ -122,9 +122,7 @@ def _html_cell(cell: TextCell) -> str:
     links = [cell] if isinstance(cell, Link) else cell if isinstance(cell, list) else None
     if links is None:
         return html(cell)
-    return ", ".join(
-        f'<a href="{html(_href(x.target))}">{html(x.text)}</a>' for x in links
-    )
+    return ", ".join(f'<a href="{html(_href(x.target))}">{html(x.text)}</a>' for x in links)
 
 
 def _html_table(table: TextTable) -> list[str]:

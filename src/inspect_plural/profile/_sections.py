@@ -134,7 +134,8 @@ def _jury(results: Sequence[CellResult], out: Path) -> list[TextTable]:
         ],
         notes=[
             "error: how often a random annotator of the item disagrees with a persona's vote; "
-            "effective judges = n / (1 + (n - 1) r) for n personas with mean error correlation r"
+            "effective judges = n / (1 + (n - 1) r) for n personas with mean error correlation r "
+            "(a negative r counts as 0: at most n)"
         ],
     )
     for r in results:
@@ -148,7 +149,9 @@ def _jury(results: Sequence[CellResult], out: Path) -> list[TextTable]:
                 value_text(r.extra.get("item_skill")),
                 value_text(r.extra.get("alpha")),
                 value_text(r.extra.get("error_correlation")),
-                f"{value_text(n_eff)} of {personas}" if n_eff else f"{personas} persona(s)",
+                f"{value_text(n_eff)} of {personas} personas"
+                if n_eff
+                else f"{personas} persona(s)",
                 _logs(r, out),
             ]
         )

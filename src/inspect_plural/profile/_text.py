@@ -73,7 +73,9 @@ def number(value: float | None, digits: int = 3) -> str:
     """A number rounded for reading (``n/a`` when undefined)."""
     if value is None or not math.isfinite(value):
         return "inf" if value is not None and value == math.inf else "n/a"
-    return f"{value:.{digits}f}"
+    text = f"{value:.{digits}f}"
+    # a value that rounds to zero reads 0.000, not -0.000
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def value_text(value: Value | dict[str, Any] | None, chance: float | None = None) -> str:
