@@ -116,3 +116,14 @@ def test_each_tex_compiles_with_pdflatex(written: list[Path], tmp_path: Path) ->
         )
         assert done.returncode == 0, done.stdout[-2000:]
         assert (tmp_path / f"{tex.stem}_doc.pdf").stat().st_size > 1000
+
+
+def test_numbers_that_round_to_zero_carry_no_minus_sign() -> None:
+    from inspect_plural.report._render import format_number
+    from inspect_plural.report._render_latex import _number
+
+    assert format_number(-0.0001) == "0.000"
+    assert format_number(-0.002) == "-0.002"
+    assert _number(-0.0001) == "0.000"
+    assert _number(-0.25) == "$-$0.250"
+    assert _number(float("nan")) == "undef."

@@ -71,7 +71,9 @@ def format_number(value: float, digits: int = 3) -> str:
         return "undefined"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    return f"{value:.{digits}f}"
+    text = f"{value:.{digits}f}"
+    # a value that rounds to zero reads 0.000, not -0.000
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def failure_text(cell: Estimate) -> str:

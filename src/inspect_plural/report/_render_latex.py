@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from inspect_plural._escape import latex
 from inspect_plural.report._bootstrap import Estimate
-from inspect_plural.report._render import footnotes, format_cell
+from inspect_plural.report._render import footnotes, format_cell, format_number
 from inspect_plural.report._tables import Cell, Table
 
 __all__ = ["HEADLINE_KINDS", "PREAMBLE", "render_latex"]
@@ -35,7 +35,7 @@ PREAMBLE = "\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n"
 def _number(value: float) -> str:
     if math.isnan(value):
         return "undef."
-    text = f"{value:.3f}" if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    text = format_number(value)
     return f"$-${text[1:]}" if text.startswith("-") else text
 
 
