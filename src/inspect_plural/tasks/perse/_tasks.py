@@ -67,6 +67,7 @@ from inspect_plural.sources.perse import (
 )
 from inspect_plural.structured import structured_value
 from inspect_plural.tasks._metadata import task_version
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._viewer import choice_viewer, headline, review_viewer
 from inspect_plural.tasks.perse._options import (
     DEFAULT_SEED,
@@ -264,6 +265,7 @@ def per_mpst(
     ]
     shuffles = int(opts["shuffle_reviews"] or 0)
     return Task(
+        setup=model_check(method_name),
         dataset=MemoryDataset(samples, name="per_mpst" + ("_demo" if opts["demo"] else "")),
         solver=solver,
         scorer=review_scorer(),
@@ -378,6 +380,7 @@ def per_doc(
     else:
         solver, applied = prior_average(seed=opts["seed"]), {}
     return Task(
+        setup=model_check(method_name),
         dataset=MemoryDataset(samples, name="per_doc" + ("_demo" if opts["demo"] else "")),
         solver=solver,
         scorer=choice_scorer(),
