@@ -68,7 +68,8 @@ class FaultPlan:
     require_key: str | None = None
 
     def outcome(self, index: int) -> str:
-        """``ok``, ``error``, ``rate_limit``, ``timeout`` or ``malformed`` for the index-th request."""
+        """The index-th request's outcome: ``ok``, ``error``, ``rate_limit``, ``timeout``
+        or ``malformed``."""
         u = random.Random(f"{self.seed}:{index}").random()
         for name, rate in (
             ("error", self.error_rate),

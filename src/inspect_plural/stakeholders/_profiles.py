@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from inspect_plural._concurrency import gather
 from inspect_plural._disk_cache import cache_key, read_entry, write_entry
+from inspect_plural._replies import generate_reply
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
 from inspect_plural.errors import OptionError
 from inspect_plural.prompts import load_template
@@ -215,7 +216,7 @@ async def expand_profiles(
         )
         message = declare_answer_format(ChatMessageUser(content=prompt), PROFILE_FORMAT)
         async with span(f"persona for profile {index}"):
-            output = await model.generate([message], config=config)
+            output = await generate_reply(model, [message], config)
         if output.usage is not None:
             usage.input_tokens += output.usage.input_tokens
             usage.output_tokens += output.usage.output_tokens
