@@ -28,10 +28,10 @@ def read_cached(key: str) -> PersonaSet | None:
         return None
 
 
-def write_cached(key: str, persona_set: PersonaSet) -> Path:
+def write_cached(key: str, persona_set: PersonaSet) -> Path | None:
     """Store a set under ``key`` (written to a temporary file, then renamed).
 
     Returns:
-        The cache file.
+        The cache file, or None when the cache cannot be written (warned once).
     """
     return write_entry(KIND, key, persona_set.to_json())
