@@ -212,6 +212,7 @@ def maj_eval(
             origin=loaded.origin.kind,
             groups=selected.groups,
             creation_calls=creation_calls,
+            notes=loaded.notes,
         ).write_to(state.store)
         settings = base.model_copy(
             update={
