@@ -18,9 +18,10 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar, cast
 
 import anyio
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import transcript
 from inspect_ai.util import LimitExceededError, span
+
+from inspect_plural._inspect_private import PrerequisiteError
 
 __all__ = ["BUILD_ATTEMPTS", "BuildFailed", "SharedBuilds", "gather", "named"]
 

@@ -145,6 +145,7 @@ def test_a_task_built_before_eval_is_checked_by_its_first_sample(
     assert "connection refused" in log.error.message and url in log.error.message
 
 
+@pytest.mark.slow  # a fresh Python with Inspect: 35 s at load 10
 def test_the_command_line_fails_within_90_seconds_in_at_most_10_lines(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_closed_port()}/v1"
     env = {**os.environ, "LOCAL_BASE_URL": url, "LOCAL_API_KEY": "x", "COLUMNS": "100"}

@@ -9,6 +9,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from inspect_plural._inspect_private import active_model
 from inspect_plural.preflight._check import (
     check_targets,
     preflight_enabled,
@@ -31,8 +32,6 @@ _REQUEST = "Reply with the word OK."
 def _active_model() -> Model | None:
     # Inspect sets the evaluated model (and the roles) before it builds a task given by
     # name (eval_resolve_tasks); a Task built in Python before eval() sees none
-    from inspect_ai.model._model import active_model
-
     return active_model()
 
 

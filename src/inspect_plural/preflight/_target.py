@@ -63,8 +63,18 @@ def _first_key_var(model: Model) -> str | None:
     return chosen[0] if chosen else None
 
 
+def _says(api: object, question: str) -> bool:
+    """``api.is_azure()`` and the like, False where the provider has no such method."""
+    method = getattr(api, question, None)
+    return bool(method()) if callable(method) else False
+
+
 def probe_target(model: Model) -> ProbeTarget:
     """How to check ``model``: the cheapest request its provider allows, or none.
+
+    Providers are told apart by their registry name and by the methods Inspect's provider
+    classes have (no private import): ``openai``, ``anthropic``, and any provider with a
+    ``service`` and ``service_model_name()`` (Inspect's OpenAI-compatible base class).
 
     Args:
         model: A model resolved by Inspect (its key and base URL already read).
@@ -83,24 +93,8 @@ def probe_target(model: Model) -> ProbeTarget:
         return ProbeTarget(**base, kind="skip", reason="answered in this process")
     if not module.startswith("inspect_ai.model._providers."):
         return ProbeTarget(**base, kind="skip", reason=f"provider {provider!r} from {module}")
-    from inspect_ai.model._providers.anthropic import AnthropicAPI
-    from inspect_ai.model._providers.openai import OpenAIAPI
-    from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
-
     key_var = _first_key_var(model)
-    if isinstance(api, OpenAICompatibleAPI):
-        if not api.base_url:
-            # vLLM and SGLang start their own server on the first call
-            return ProbeTarget(**base, kind="skip", reason="the provider starts its own server")
-        service = api.service.upper().replace("-", "_")
-        return ProbeTarget(
-            **{**base, "name": api.service_model_name()},
-            kind="model_list",
-            base_url=api.base_url.rstrip("/"),
-            base_url_var=f"{service}_BASE_URL",
-            key_var=key_var,
-        )
-    if isinstance(api, OpenAIAPI) and not (api.is_azure() or api.is_bedrock()):
+    if provider == "openai" and not (_says(api, "is_azure") or _says(api, "is_bedrock")):
         url = api.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
         kind: ProbeKind = "openai_model" if url.rstrip("/") == OPENAI_URL else "model_list"
         return ProbeTarget(
@@ -110,8 +104,8 @@ def probe_target(model: Model) -> ProbeTarget:
             base_url_var="OPENAI_BASE_URL",
             key_var="OPENAI_API_KEY",
         )
-    if isinstance(api, AnthropicAPI) and not (
-        api.is_bedrock() or api.is_vertex() or api.is_azure()
+    if provider == "anthropic" and not any(
+        _says(api, q) for q in ("is_bedrock", "is_vertex", "is_azure")
     ):
         url = api.base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
         return ProbeTarget(
@@ -120,5 +114,19 @@ def probe_target(model: Model) -> ProbeTarget:
             base_url=url.rstrip("/"),
             base_url_var="ANTHROPIC_BASE_URL",
             key_var="ANTHROPIC_API_KEY",
+        )
+    service = getattr(api, "service", None)
+    service_name = getattr(api, "service_model_name", None)
+    if isinstance(service, str) and callable(service_name):  # OpenAI-compatible
+        if not api.base_url:
+            # vLLM and SGLang start their own server on the first call
+            return ProbeTarget(**base, kind="skip", reason="the provider starts its own server")
+        variable = service.upper().replace("-", "_")
+        return ProbeTarget(
+            **{**base, "name": str(service_name())},
+            kind="model_list",
+            base_url=api.base_url.rstrip("/"),
+            base_url_var=f"{variable}_BASE_URL",
+            key_var=key_var,
         )
     return ProbeTarget(**base, kind="request", base_url=api.base_url, key_var=key_var)
