@@ -78,7 +78,8 @@ def _flat(text: str) -> str:
 
 def reply_error(output: ModelOutput) -> str | None:
     """Why an output of :func:`generate_reply` holds no answer (None: it holds one)."""
-    return output.error if output.error and not output.completion else None
+    error = getattr(output, "error", None)
+    return error if error and not output.completion else None
 
 
 async def generate_reply(
@@ -113,8 +114,8 @@ async def generate_reply(
                 raise
             reasons.append(f"{type(error).__name__}: {_flat(str(error))}")
             continue
-        if output.choices:
-            return output
+        if not isinstance(output, ModelOutput) or output.choices:
+            return output  # (a test double is taken as it is)
         reasons.append("a reply without choices (choices: [])")
     reason = f"unreadable reply from {model} ({REPLY_ATTEMPTS} attempts): {reasons[-1]}"
     transcript().info(reason, source="provider reply")
