@@ -9,7 +9,8 @@ that says what it is (``Marge Gunderson (Fargo)``, ``validation of ...``).
 Work that a run does once and many samples share (an annotator's CINEMETRIC panel, a
 task's persona set) goes through :class:`SharedBuilds`: one build per key per run under
 a lock, tried :data:`BUILD_ATTEMPTS` times at most, and a failure is shared as well, so
-the samples waiting on it fail with its reason instead of paying for it again.
+the samples waiting on it fail with its reason (:class:`BuildFailed`, a sample error)
+instead of paying for it again.
 """
 
 from __future__ import annotations
@@ -81,6 +82,19 @@ async def named(name: str, task: Awaitable[T]) -> T:
         return await task
 
 
+def _reason(error: Exception) -> str:
+    """An error as a short reason: a provider's own error rather than Inspect's wrapper.
+
+    Inspect wraps a provider's error in one whose text opens with the whole request (the
+    prompt, up to 200 lines); the provider's error it was raised from (``Error code: 400
+    - ...``) is what says why.
+    """
+    cause = error.__cause__
+    if hasattr(error, "provider_message") and isinstance(cause, Exception):
+        error = cause
+    return f"{type(error).__name__}: {error}"[:_REASON_CHARS]
+
+
 class BuildFailed(Exception):
     """A shared build failed every attempt; every sample that needs it fails with this.
 
@@ -143,7 +157,8 @@ class SharedBuilds(Generic[T]):
             if key in self._built:
                 return self._built[key]
             if key in self._failed:
-                raise self._failed[key]
+                failed = self._failed[key]  # a new instance: each sample its own traceback
+                raise BuildFailed(failed.what, failed.attempts, failed.reason)
             reason = ""
             for attempt in range(1, self.attempts + 1):
                 try:
@@ -151,7 +166,7 @@ class SharedBuilds(Generic[T]):
                 except self.fatal:
                     raise
                 except Exception as error:
-                    reason = f"{type(error).__name__}: {error}"[:_REASON_CHARS]
+                    reason = _reason(error)
                     transcript().info(
                         f"{what}: attempt {attempt} of {self.attempts} failed ({reason})",
                         source="shared build",

@@ -18,7 +18,8 @@ __all__ = ["BUILD_FAILED", "ModelAnswer", "PanelScores", "Prediction", "StoredRe
 
 BUILD_FAILED = "build_failed"
 """A :attr:`Prediction.flags` entry: the method's shared persona or panel build failed, so
-the sample has no answer (the reason is in ``error``; counted by the ``cost`` metric)."""
+the sample has no answer and ended in a sample error (the reason is in ``error``; scored
+under ``--score-on-error`` and then counted by the ``cost`` metric)."""
 
 _SNAPSHOT = "inspect_plural_snapshot"
 """Validation-context flag of :meth:`StoredRecord.read`."""

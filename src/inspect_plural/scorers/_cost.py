@@ -2,9 +2,10 @@
 
 Every scorer of the package writes ``model_calls`` and ``tokens`` into each sample's
 ``Score.value`` (:func:`cost_values`), and every task logs :func:`cost`'s two means. A
-sample whose persona or panel build failed also gets ``build_failed: 1`` (the
-Prediction's :data:`~inspect_plural.prediction.BUILD_FAILED` flag), and :func:`cost`
-then reports ``build_failures``, the number of such samples (absent when there is none).
+sample whose persona or panel build failed (a sample error, scored under
+``--score-on-error``) also gets ``build_failed: 1`` (the Prediction's
+:data:`~inspect_plural.prediction.BUILD_FAILED` flag), and :func:`cost` then reports
+``build_failures``, the number of such samples (absent when there is none).
 """
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ def maj_eval(
         try:
             loaded, creation_calls = await persona_set(metadata)
         except BuildFailed as failure:
-            # shared by every sample of the task: no new call, a failure with its reason
+            # shared by every sample of the task: no new call; recorded for --score-on-error
             write_rating_prediction(
                 state.store,
                 method,
@@ -224,7 +224,7 @@ def maj_eval(
                 error=str(failure),
                 flags=[BUILD_FAILED],
             )
-            return state
+            raise  # a sample error: the run's status says so, eval-retry reruns it
         selected = loaded.select(groups=wanted or None, n_personas=n_personas)
         StakeholderPanel.detached(
             origin=loaded.origin.kind,

@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 
 from inspect_plural.parsing import FailureReason
 from inspect_plural.records import RatingDimension
-from inspect_plural.scorers._cost import BUILD_FAILED_KEY, CALLS_KEY, TOKENS_KEY
+from inspect_plural.scorers._cost import CALLS_KEY, TOKENS_KEY
 from inspect_plural.scorers._failures import failure_values
 from inspect_plural.scorers._values import MAX_SHOWN, make_score
 from inspect_plural.solvers.debate import GroupDebate
@@ -46,7 +46,6 @@ __all__ = [
     "PARSE_FAILURES_KEY",
     "PanelGroup",
     "PanelRecord",
-    "build_failed_score",
     "group_key",
     "group_keys",
     "panel_score",
@@ -219,14 +218,6 @@ def _explanation(
             reason = _one_line(_reason(debate, e.persona))
             lines.append(f"- {e.persona}: {state}" + (f" — {reason}" if reason else ""))
     return "\n".join(lines)
-
-
-def build_failed_score(dimensions: Sequence[RatingDimension], reason: str) -> Score:
-    """The score of a sample whose panel could not be built (no debate, no call)."""
-    values = {d.name: math.nan for d in dimensions}
-    values |= {CALLS_KEY: 0.0, TOKENS_KEY: 0.0, PARSE_FAILURES_KEY: 0.0, BUILD_FAILED_KEY: 1.0}
-    shown = [d.name for d in dimensions[: MAX_SHOWN - 1]]
-    return make_score(values, shown, reason="grader_failed", explanation=reason)
 
 
 def panel_score(

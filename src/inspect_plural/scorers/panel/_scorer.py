@@ -30,7 +30,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_plural._concurrency import BuildFailed, SharedBuilds
+from inspect_plural._concurrency import SharedBuilds
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.models import role_model
 from inspect_plural.options import TaskOption, check_options, metrics_option
@@ -41,7 +41,6 @@ from inspect_plural.scorers.panel._rubric import rubric_dimensions
 from inspect_plural.scorers.panel._score import (
     PanelGroup,
     PanelRecord,
-    build_failed_score,
     group_keys,
     panel_score,
     render_graded,
@@ -254,10 +253,7 @@ def _panel(given: dict[str, Any]) -> Scorer:
         return made, selected, made_here
 
     async def score(state: TaskState, target: Target) -> Score:
-        try:
-            made, selected, here = await panel_once()
-        except BuildFailed as failure:  # shared by every sample: no new call
-            return build_failed_score(dims, str(failure))
+        made, selected, here = await panel_once()  # a failed build: a sample error
         keys = group_keys([g.name for g in selected.groups])
         members = [
             PanelGroup(name=g.name, key=keys[g.name], personas=g.personas) for g in selected.groups

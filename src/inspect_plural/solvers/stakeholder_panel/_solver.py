@@ -291,11 +291,11 @@ def stakeholder_panel(
         try:
             panel, here = await panel_once()
         except BuildFailed as failure:
-            # shared by every item: no new call, a failure with its reason
+            # shared by every item: no new call; recorded for --score-on-error
             Prediction.detached(
                 method=METHOD, parse_ok=False, error=str(failure), flags=[BUILD_FAILED]
             ).write_to(state.store)
-            return state
+            raise  # a sample error: the run's status says so, eval-retry reruns it
         labels = metadata.labels
         model = role_model("judge")
         config = GenerateConfig(
