@@ -14,12 +14,7 @@ from typing_extensions import Self
 
 from inspect_plural.parsing import FailureReason, ReadAs
 
-__all__ = ["BUILD_FAILED", "ModelAnswer", "PanelScores", "Prediction", "StoredRecord", "main_failure"]
-
-BUILD_FAILED = "build_failed"
-"""A :attr:`Prediction.flags` entry: the method's shared persona or panel build failed, so
-the sample has no answer and ended in a sample error (the reason is in ``error``; scored
-under ``--score-on-error`` and then counted by the ``cost`` metric)."""
+__all__ = ["ModelAnswer", "PanelScores", "Prediction", "StoredRecord", "main_failure"]
 
 _SNAPSHOT = "inspect_plural_snapshot"
 """Validation-context flag of :meth:`StoredRecord.read`."""
@@ -248,10 +243,10 @@ class Prediction(StoredRecord):
         panels: Per panel (stakeholder group, referee team), its members' initial and
             final scores, for agreement metrics and cost per group.
         initial_scores: The prediction per dimension before any discussion (debates).
-        flags: Conditions of the sample a scorer treats specially (``cold_start``,
-            :data:`BUILD_FAILED`, ...).
+        flags: Notes on how the prediction was made.
         failure: Why there is no prediction, when ``parse_ok`` is False (the most
-            frequent reason of its failed answers, or the method's own: ``no_panel``).
+            frequent reason of its failed answers, or the method's own: ``no_panel``,
+            ``build_failed``).
 
     """
 

@@ -5,10 +5,10 @@ annotator (or task) built it again and paid for the same prompts again; the samp
 errored. Now one build per key per run is tried ``BUILD_ATTEMPTS`` times at most and
 the failure is shared by every sample waiting on it (no new call). Each of those samples
 is a sample error with the reason (so the run's status is ``error`` and ``eval-retry``
-runs it again), its Prediction recorded first with the ``build_failed`` flag, so that
-under ``--score-on-error`` it is scored and the ``cost`` metric reports
-``build_failures``. Against the fault server failing every persona call (HTTP 400):
-each distinct prompt is sent at most ``BUILD_ATTEMPTS`` times.
+runs it again), its Prediction recorded first with the failure reason ``build_failed``,
+so that under ``--score-on-error`` it is scored and counted as ``failed/build_failed``.
+Against the fault server failing every persona call (HTTP 400): each distinct prompt is
+sent at most ``BUILD_ATTEMPTS`` times.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from inspect_ai.log import EvalLog, EvalSample
 from tests.conftest import FAST_LOG, log_metrics, log_samples
 
 from inspect_plural._concurrency import BUILD_ATTEMPTS, BuildFailed, SharedBuilds
-from inspect_plural.prediction import BUILD_FAILED, Prediction
+from inspect_plural.prediction import Prediction
+from inspect_plural.scorers._values import values_of
 from inspect_plural.tasks import brexit
 
 
@@ -114,7 +115,9 @@ def _check_failed(sample: EvalSample, what: str) -> None:
     assert f"{what}" in message and "failed (2 attempts)" in message
     assert "Error code: 400" in message and "Request:" not in message  # not the prompt
     prediction = sample.store_as(Prediction)
-    assert BUILD_FAILED in prediction.flags and not prediction.parse_ok
+    assert prediction.failure == "build_failed" and not prediction.parse_ok
+    [score] = sample.scores.values()
+    assert values_of(score)["failed/build_failed"] == 1
 
 
 @pytest.mark.e2e
@@ -131,7 +134,7 @@ def test_a_persona_panel_failing_persistently_is_built_twice_and_every_item_fail
     assert len(samples) == 8
     for sample in samples:
         _check_failed(sample, "persona panel")
-    assert log_metrics(log)["build_failures"] == 8
+    assert log_metrics(log)["failed/build_failed"] == 8
 
 
 @pytest.mark.e2e
@@ -153,7 +156,7 @@ def test_a_cinemetric_panel_failing_persistently_is_built_twice_per_annotator(
     assert len(samples) == 8
     for sample in samples:
         _check_failed(sample, "characters for annotator")
-    assert log_metrics(log)["build_failures"] == 8
+    assert log_metrics(log)["failed/build_failed"] == 8
 
 
 @pytest.mark.e2e

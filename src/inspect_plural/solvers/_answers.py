@@ -341,7 +341,6 @@ def write_prediction(
     error: str | None = None,
     rationale: str | None = None,
     failure: FailureReason | None = None,
-    flags: Sequence[str] = (),
 ) -> None:
     """Combine the answers and write the sample's :class:`Prediction`.
 
@@ -356,7 +355,6 @@ def write_prediction(
         rationale: What the prediction rests on (default: the vote, for several answers).
         failure: Why there is no prediction, when it is known before any answer
             (default: the most frequent reason of the failed answers).
-        flags: Conditions a scorer treats specially (``Prediction.flags``).
     """
     label, distribution = combine(answers, labels)
     ok = label is not None and error is None
@@ -380,5 +378,4 @@ def write_prediction(
         aggregate=aggregate,
         model_calls=model_calls,
         failure=None if ok else (failure or main_failure(a.failure for a in answers)),
-        flags=list(flags),
     ).write_to(store)

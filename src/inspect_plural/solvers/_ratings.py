@@ -189,7 +189,6 @@ def write_rating_prediction(
     aggregate: str = "single",
     error: str | None = None,
     failure: FailureReason | None = None,
-    flags: Sequence[str] = (),
 ) -> None:
     """Write a rating method's :class:`Prediction` (``parse_ok`` when every dimension scored).
 
@@ -207,7 +206,6 @@ def write_rating_prediction(
         aggregate: How answers were combined.
         error: Why scores are missing, when known.
         failure: Why, as a reason code (default: the most frequent of the failed answers').
-        flags: Conditions a scorer treats specially (``Prediction.flags``).
     """
     names = [d.name for d in dimensions]
     kept = {name: float(scores[name]) for name in names if name in scores}
@@ -230,5 +228,4 @@ def write_rating_prediction(
         panels=dict(panels or {}),
         initial_scores=dict(initial_scores or {}),
         failure=None if ok else (failure or main_failure(a.failure for a in answers)),
-        flags=list(flags),
     ).write_to(store)

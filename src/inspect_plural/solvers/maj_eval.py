@@ -39,7 +39,7 @@ from inspect_ai.util import span
 
 from inspect_plural._concurrency import BuildFailed, SharedBuilds
 from inspect_plural.models import role_model
-from inspect_plural.prediction import BUILD_FAILED, PanelScores
+from inspect_plural.prediction import PanelScores
 from inspect_plural.prompts import example_key
 from inspect_plural.records import RatedSampleMetadata, RatingDimension
 from inspect_plural.solvers._limits import ANSWER_MAX_TOKENS
@@ -222,7 +222,7 @@ def maj_eval(
                 {},
                 model_calls=0,
                 error=str(failure),
-                flags=[BUILD_FAILED],
+                failure="build_failed",
             )
             raise  # a sample error: the run's status says so, eval-retry reruns it
         selected = loaded.select(groups=wanted or None, n_personas=n_personas)

@@ -13,7 +13,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import Store
 
 from inspect_plural.parsing import FailureReason
-from inspect_plural.prediction import BUILD_FAILED, PanelScores, Prediction
+from inspect_plural.prediction import PanelScores, Prediction
 from inspect_plural.records import RatedSampleMetadata
 from inspect_plural.scorers._failures import answer_failures, failure_values
 from inspect_plural.scorers._reduce import mean_by_key
@@ -131,8 +131,6 @@ def rating_scorer(predicted_scale: tuple[float, float] = (1.0, 5.0)) -> Scorer:
                 **failure_values(failures),
             }
         )
-        if BUILD_FAILED in prediction.flags:
-            value[BUILD_FAILED] = 1.0
         head = metadata.dimensions[0].name if metadata.dimensions else OVERALL
         answer = prediction.scores.get(OVERALL, prediction.score)
         return make_score(

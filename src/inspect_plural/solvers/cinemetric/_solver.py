@@ -4,10 +4,8 @@ Perspective making (:mod:`inspect_plural.solvers.cinemetric._panel`) runs once p
 annotator, or once per annotator and run with ``panel_per_epoch`` (the paper's protocol:
 results are means of runs, each with its own panel), and is shared by all of that
 annotator's samples (under a lock, so concurrent samples wait instead of repeating it).
-A build that raises (a provider failing) is tried twice at most
-(:data:`~inspect_plural._concurrency.BUILD_ATTEMPTS`), then its failure is shared too:
-every sample of that annotator fails with the reason and the ``build_failed`` flag
-(counted as ``build_failures`` by the cost metric), making no further call.
+A build that raises (a provider failing) is tried twice, then its failure is shared:
+each sample of that annotator is a sample error with the reason, making no new call.
 
 Perspective taking, per sample: each character answers the test item in role (the
 ``n_personas`` calls run concurrently), and the label is the majority vote, ties going
@@ -31,7 +29,7 @@ from pydantic import BaseModel
 
 from inspect_plural._concurrency import BuildFailed, SharedBuilds, gather, named
 from inspect_plural.models import role_model
-from inspect_plural.prediction import BUILD_FAILED, ModelAnswer, Prediction
+from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import example_key, load_template
 from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.solvers._answers import (
@@ -260,9 +258,8 @@ def cinemetric(
         metadata: AnnotatorSampleMetadata, builder: tuple[str, int], epoch: int
     ) -> _Panel:
         run = epoch if panel_per_epoch else None
-        what = f"characters for annotator {metadata.annotator_id}" + (
-            f" (run {run})" if run is not None else ""
-        )
+        what = f"characters for annotator {metadata.annotator_id}"
+        what += f" (run {run})" if run is not None else ""
 
         async def build() -> _Panel:
             model = role_model("persona_builder")
@@ -304,8 +301,7 @@ def cinemetric(
         # a sample retried after an error (--retry-on-error) is still the builder
         try:
             panel = await panel_for(metadata, (str(state.sample_id), state.epoch), state.epoch)
-        except BuildFailed as failure:
-            # shared by every sample of the annotator: no new call; recorded for --score-on-error
+        except BuildFailed as failure:  # shared: no new call; recorded for --score-on-error
             write_prediction(
                 state.store,
                 method,
@@ -314,7 +310,7 @@ def cinemetric(
                 0,
                 "majority",
                 str(failure),
-                flags=[BUILD_FAILED],
+                failure="build_failed",
             )
             raise  # a sample error: the run's status says so, eval-retry reruns it
         built = panel.built

@@ -182,10 +182,7 @@ def geval(
         texts = [choice.message.text for choice in output.choices][:n]
         if len(texts) < n:
             topped = await gather(
-                *(
-                    generate_reply(model, [message], config(i, None))
-                    for i in range(len(texts), n)
-                )
+                *(generate_reply(model, [message], config(i, None)) for i in range(len(texts), n))
             )
             record.model_calls += len(topped)
             for extra in topped:

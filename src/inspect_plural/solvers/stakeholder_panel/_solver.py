@@ -39,7 +39,7 @@ from inspect_plural.item_records import (
     is_item_sample,
 )
 from inspect_plural.models import role_model
-from inspect_plural.prediction import BUILD_FAILED, ModelAnswer, Prediction
+from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import example_key, load_template
 from inspect_plural.solvers._answers import ask, response_format
 from inspect_plural.solvers._limits import answer_cap
@@ -293,7 +293,7 @@ def stakeholder_panel(
         except BuildFailed as failure:
             # shared by every item: no new call; recorded for --score-on-error
             Prediction.detached(
-                method=METHOD, parse_ok=False, error=str(failure), flags=[BUILD_FAILED]
+                method=METHOD, parse_ok=False, error=str(failure), failure="build_failed"
             ).write_to(state.store)
             raise  # a sample error: the run's status says so, eval-retry reruns it
         labels = metadata.labels
