@@ -38,7 +38,7 @@ from inspect_plural.structured import Structured, structured_mode
 __all__ = ["PANEL_CACHE", "panel_disk_key", "panel_label", "read_panel", "store_panel"]
 
 PANEL_CACHE = "panels"
-PANEL_CACHE_VERSION = 2
+PANEL_CACHE_VERSION = 3
 """Bump when a change to the code changes the panels the same prompts produce."""
 
 
