@@ -17,6 +17,8 @@ NO_CALL_METHODS = frozenset(
         "rouge_l",
         "prior_average",
         "matrix_factorization",
+        "lewidi_most_frequent",
+        "lewidi_random",
     }
 )
 """Methods that call no model (``BATCH_SUPPORT``'s ``not_applicable`` rows; a test keeps
