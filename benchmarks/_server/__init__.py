@@ -18,12 +18,15 @@ field that a real provider would ignore; the server works in a separate process 
 as in a thread. A request without the field is refused with HTTP 400 and a message.
 
 Seeded fault injection, decided per request index (the n-th request the server receives)
-from ``random.Random(f"{seed}:{index}")``: HTTP 500, HTTP 429 with ``Retry-After``, and
+from ``random.Random(f"{seed}:{index}")``: HTTP 500, HTTP 429 with ``Retry-After``,
 timeouts (the connection is held, without an answer, until the client gives up or
-``hold_s`` passes). ``fail_after=N`` makes every request after the N-th answered one fail
-with ``fail_status`` (a hard outage, to interrupt a run). The answers never depend on the
-index, only on the messages and the call's seed, so a run's results are the same whatever
-the faults, the concurrency or the retries.
+``hold_s`` passes) and malformed HTTP 200 replies (``MALFORMED_KINDS``). The plan can
+also make every request of some answer formats fail (``fail_formats``), want a key
+(``require_key``: 401) or know only some model names (``known_models``: 404).
+``fail_after=N`` makes every request after the N-th answered one fail with
+``fail_status`` (a hard outage, to interrupt a run). The answers never depend on the
+index, only on the messages and the call's seed, so a run's results are the same
+whatever the faults, the concurrency or the retries.
 
 Usage::
 
@@ -49,7 +52,7 @@ a child process (:class:`FakeOpenAIServer`) with the hook it switches on.
 """
 
 from benchmarks._server._app import count
-from benchmarks._server._faults import FaultPlan
+from benchmarks._server._faults import MALFORMED_KINDS, FaultPlan, MalformedKind
 from benchmarks._server._names import (
     API_KEY_VAR,
     BASE_URL_VAR,
@@ -68,6 +71,8 @@ __all__ = [
     "FORMAT_FIELD",
     "FakeOpenAIServer",
     "FaultPlan",
+    "MALFORMED_KINDS",
+    "MalformedKind",
     "MODEL",
     "SERVICE",
     "answer_format_bridge",

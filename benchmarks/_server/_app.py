@@ -109,6 +109,30 @@ def _error(status: int, message: str, kind: str, headers: dict[str, str] | None 
     return web.json_response(body, status=status, headers=headers)
 
 
+def _malformed(kind: str, completion: dict[str, Any]) -> Any:
+    """An HTTP 200 reply whose body a client cannot use (see ``MALFORMED_KINDS``)."""
+    from aiohttp import web
+
+    if kind == "truncated":
+        text = json.dumps(completion)
+        return web.Response(text=text[: len(text) // 2], content_type="application/json")
+    if kind == "not_json":
+        page = "<html><body>502 Bad Gateway (upstream)</body></html>"
+        return web.Response(text=page, content_type="application/json")
+    return web.json_response({**completion, "choices": [] if kind == "empty_choices" else None})
+
+
+def _refused(faults: FaultPlan, request: Any, body: dict[str, Any] | None) -> Any:
+    """HTTP 401 for a wrong key, 404 for a model the server does not know, else None."""
+    expected = faults.require_key
+    if expected is not None and request.headers.get("Authorization") != f"Bearer {expected}":
+        return _error(401, "Incorrect API key provided (benchmark server)", "invalid_request_error")
+    if body is not None and faults.known_models and body.get("model") not in faults.known_models:
+        message = f"The model `{body.get('model')}` does not exist (benchmark server)."
+        return _error(404, message, "NotFoundError")
+    return None
+
+
 def _completion(body: dict[str, Any], output: Any, index: int) -> dict[str, Any]:
     choices = []
     for i, choice in enumerate(output.choices):
@@ -145,8 +169,14 @@ async def _answer(
     from aiohttp import web
 
     faults = state.faults
-    if index in faults.fail_indices or (
-        faults.fail_after is not None and state.answered >= faults.fail_after
+    refused = _refused(faults, request, body)
+    if refused is not None:
+        record["outcome"] = "refused"
+        return refused
+    if (
+        index in faults.fail_indices
+        or (faults.fail_after is not None and state.answered >= faults.fail_after)
+        or record["format"] in faults.fail_formats
     ):
         record["outcome"] = "hard_failure"
         return _error(faults.fail_status, "injected outage (benchmark server)", "outage")
@@ -200,10 +230,13 @@ async def _answer(
         # the client gave up on this attempt (its timeout) and will retry: not an answer
         record["outcome"] = "abandoned"
         return _error(504, "client gone (benchmark server)", "timeout")
-    state.answered += 1
     assert output.usage is not None
     record["prompt_tokens"] = output.usage.input_tokens
     record["completion_tokens"] = output.usage.output_tokens
+    if outcome == "malformed":
+        # computed (so paid for), then garbled on the way: not an answer the client can use
+        return _malformed(faults.malformed_kind, _completion(body, output, index))
+    state.answered += 1
     return web.json_response(_completion(body, output, index))
 
 
@@ -247,7 +280,12 @@ def _app(state: _State) -> Any:
         return web.json_response({"latency": state.latency, "faults": asdict(state.faults)})
 
     async def models(request: web.Request) -> web.StreamResponse:
-        return web.json_response({"object": "list", "data": [{"id": "random", "object": "model"}]})
+        refused = _refused(state.faults, request, None)
+        if refused is not None:
+            return refused  # type: ignore[no-any-return]
+        names = state.faults.known_models or ("random",)
+        data = [{"id": name, "object": "model"} for name in names]
+        return web.json_response({"object": "list", "data": data})
 
     app = web.Application(client_max_size=64 * 1024 * 1024)
     app.router.add_post("/v1/chat/completions", completions)

@@ -1,11 +1,23 @@
-"""Seeded fault injection per request index: HTTP 500, 429 with ``Retry-After``, timeouts."""
+"""Seeded fault injection per request index: HTTP 500, 429 with ``Retry-After``, timeouts,
+malformed replies; and a server that knows only some model names or wants a key."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Literal
 
-__all__ = ["FaultPlan"]
+__all__ = ["MALFORMED_KINDS", "FaultPlan", "MalformedKind"]
+
+MalformedKind = Literal["truncated", "not_json", "empty_choices", "null_choices"]
+MALFORMED_KINDS: tuple[MalformedKind, ...] = (
+    "truncated",
+    "not_json",
+    "empty_choices",
+    "null_choices",
+)
+"""HTTP 200 replies a broken proxy or server sends: the JSON cut in half, an HTML page
+labelled JSON, ``choices: []`` and ``choices: null`` (usage included)."""
 
 
 # --------------------------------------------------------------------------- faults
@@ -28,6 +40,15 @@ class FaultPlan:
         fail_status: The status of that outage (400: not retried by the client).
         fail_indices: Request indices that fail with ``fail_status`` (a targeted hard
             failure, e.g. one call of one sample).
+        malformed_rate: Share answered HTTP 200 with a malformed body (after the latency).
+        malformed_kind: Which malformed body (:data:`MALFORMED_KINDS`).
+        fail_formats: Answer-format kinds (``characters``, ``label/bare``, ...) whose every
+            request fails with ``fail_status`` (a provider failing persistently on one
+            kind of call).
+        known_models: Model names the server serves; another name gets HTTP 404, as from
+            vLLM (empty: any name is answered, as llama.cpp does).
+        require_key: The API key the server wants (``Authorization: Bearer``); another
+            gets HTTP 401 (None: any key).
 
     """
 
@@ -40,14 +61,21 @@ class FaultPlan:
     fail_after: int | None = None
     fail_status: int = 400
     fail_indices: tuple[int, ...] = ()
+    malformed_rate: float = 0.0
+    malformed_kind: MalformedKind = "truncated"
+    fail_formats: tuple[str, ...] = ()
+    known_models: tuple[str, ...] = ()
+    require_key: str | None = None
 
     def outcome(self, index: int) -> str:
-        """``ok``, ``error``, ``rate_limit`` or ``timeout`` for the index-th request."""
+        """The index-th request's outcome: ``ok``, ``error``, ``rate_limit``, ``timeout``
+        or ``malformed``."""
         u = random.Random(f"{self.seed}:{index}").random()
         for name, rate in (
             ("error", self.error_rate),
             ("rate_limit", self.rate_limit_rate),
             ("timeout", self.timeout_rate),
+            ("malformed", self.malformed_rate),
         ):
             if u < rate:
                 return name

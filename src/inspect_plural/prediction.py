@@ -245,7 +245,8 @@ class Prediction(StoredRecord):
         initial_scores: The prediction per dimension before any discussion (debates).
         flags: Notes on how the prediction was made.
         failure: Why there is no prediction, when ``parse_ok`` is False (the most
-            frequent reason of its failed answers, or the method's own: ``no_panel``).
+            frequent reason of its failed answers, or the method's own: ``no_panel``,
+            ``build_failed``).
 
     """
 

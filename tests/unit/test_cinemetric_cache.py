@@ -31,7 +31,7 @@ from inspect_plural.answer_format import CharacterListFormat, declared_answer_fo
 from inspect_plural.records import AnnotatorSampleMetadata, Item, LabeledExample, LabelScale
 from inspect_plural.scorers.perspective import annotator_scorer
 from inspect_plural.solvers.cinemetric import cinemetric
-from inspect_plural.solvers.cinemetric._panel import PANEL_CACHE, panel_disk_key
+from inspect_plural.solvers.cinemetric._cache import PANEL_CACHE, panel_disk_key
 
 SCALE = LabelScale(kind="nominal", labels=["no", "yes"], description="Is it rude?")
 

@@ -44,6 +44,8 @@ LAYERS: dict[str, int] = {
             "_disk_cache",
             "_inspect_private",
             "_escape",
+            "_replies",
+            "preflight",
         ),
         0,
     ),

@@ -15,7 +15,7 @@ from typing import Any
 from inspect_ai.model import Model, get_model
 from tests.conftest import scripted_model
 
-from inspect_plural._disk_cache import write_entry
+from inspect_plural._disk_cache import cache_dir
 from inspect_plural.stakeholders import (
     Document,
     cached_personas,
@@ -23,7 +23,7 @@ from inspect_plural.stakeholders import (
     persona_cache_key,
     persona_config,
 )
-from inspect_plural.stakeholders._cache import read_cached, write_cached
+from inspect_plural.stakeholders._cache import KIND as DOCUMENT_KIND
 from inspect_plural.stakeholders._profiles import (
     CACHE_KIND,
     cached_profiles,
@@ -42,6 +42,14 @@ def _scripted(*answers: str) -> Model:
 
 def _fenced(value: Any) -> str:
     return "```json\n" + json.dumps(value) + "\n```"
+
+
+def _rename_first_stored_persona(kind: str, key: str, name: str) -> None:
+    """Edit a stored set as an older version would have stored it (label unchanged)."""
+    path = cache_dir(kind) / f"{key}.json"
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    entry["content"]["groups"][0]["personas"][0]["name"] = name
+    path.write_text(json.dumps(entry), encoding="utf-8")
 
 
 def test_a_profile_answered_with_the_example_keeps_the_profile_and_is_not_cached() -> None:
@@ -99,8 +107,8 @@ def test_a_cached_profile_set_holding_a_copy_is_made_again() -> None:
     _, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
     assert hit
     # a set stored by an older version, which took the example for an answer
-    made.groups[0].personas[0].name = EXAMPLE_PERSONA_NAME
-    write_entry(CACHE_KIND, profiles_cache_key(profiles, TASK, model, config), made.to_json())
+    key = profiles_cache_key(profiles, TASK, model, config)
+    _rename_first_stored_persona(CACHE_KIND, key, EXAMPLE_PERSONA_NAME)
     again, hit = asyncio.run(cached_profiles(profiles, TASK, model, config))
     assert not hit and again.personas[0].name != EXAMPLE_PERSONA_NAME
 
@@ -111,8 +119,7 @@ def test_a_cached_document_set_holding_a_copy_is_made_again() -> None:
     made, hit = asyncio.run(cached_personas(docs, TASK, model=model))
     assert not hit
     key = persona_cache_key(docs, TASK, "", model)
-    assert made.origin.cache_key == key and read_cached(key) is not None
-    made.groups[0].personas[0].name = MAJ_EXAMPLE_NAME
-    write_cached(key, made)
+    assert made.origin.cache_key == key and (cache_dir(DOCUMENT_KIND) / f"{key}.json").is_file()
+    _rename_first_stored_persona(DOCUMENT_KIND, key, MAJ_EXAMPLE_NAME)
     again, hit = asyncio.run(cached_personas(docs, TASK, model=model))
     assert not hit and MAJ_EXAMPLE_NAME not in [p.name for p in again.personas]

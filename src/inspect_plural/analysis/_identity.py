@@ -31,7 +31,7 @@ PACKAGE_PREFIX = "inspect_plural/"
 TASK_DEFAULT = "(task default)"
 """``task_method`` of a ``--solver`` run on a task given no ``-T method``."""
 
-_NOT_METHODS = ("generate", "system_message", "prompt_template", "user_message")
+_NOT_METHODS = ("generate", "system_message", "prompt_template", "user_message", "preflight")
 """Plan steps that set up a prompt rather than answer (shown only if nothing else ran)."""
 
 

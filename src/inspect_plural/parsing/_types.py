@@ -29,6 +29,7 @@ FailureReason = Literal[
     "invalid",
     "no_answer",
     "no_panel",
+    "build_failed",
 ]
 """Why an answer is not an answer (every failed answer records one).
 
@@ -46,6 +47,9 @@ FailureReason = Literal[
   or questioned names).
 - ``no_panel``: the method had nothing to answer with (CINEMETRIC: no character of the
   annotator's panel was validated), so no answer was asked for.
+- ``build_failed``: the persona set or panel the sample needs could not be built (the
+  provider kept failing; :class:`inspect_plural._concurrency.BuildFailed`), so no
+  answer was asked for; the sample is also a sample error.
 """
 
 FAILURE_REASONS: tuple[FailureReason, ...] = (
@@ -57,5 +61,6 @@ FAILURE_REASONS: tuple[FailureReason, ...] = (
     "invalid",
     "no_answer",
     "no_panel",
+    "build_failed",
 )
 """Every value of :data:`FailureReason`, in the order reports list them."""

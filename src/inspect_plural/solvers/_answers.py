@@ -17,6 +17,7 @@ from typing import Literal
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model, ModelOutput
 from inspect_ai.util import Store
 
+from inspect_plural._replies import reply_error
 from inspect_plural.answer_format import (
     DistributionFormat,
     LabelFormat,
@@ -294,6 +295,7 @@ async def ask(
     message = declare_answer_format(ChatMessageUser(content=prompt), answer_format)
     output, schema = await generate_answer(model, [message], config, structured)
     answer = parse_answer(output.completion, labels, mode, persona, aspect_field, [message])
+    answer.error = reply_error(output) or answer.error
     if schema is not None:
         answer.schema_name = schema
     return answer, output

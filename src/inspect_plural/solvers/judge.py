@@ -9,6 +9,7 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from inspect_plural._replies import reply_error
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.models import role_model
 from inspect_plural.prompts import example_key, load_template
@@ -113,6 +114,7 @@ def _judge(
         state.output = output
         state.messages.append(output.message)
         answer = parse_answer(output.completion, labels, mode, messages=[*kept, prompt])
+        answer.error = reply_error(output) or answer.error
         answer.schema_name = schema
         write_prediction(state.store, method, [answer], labels, model_calls=1)
         return state

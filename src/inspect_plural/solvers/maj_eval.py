@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import anyio
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
+from inspect_plural._concurrency import BuildFailed, SharedBuilds
 from inspect_plural.models import role_model
 from inspect_plural.prediction import PanelScores
 from inspect_plural.prompts import example_key
@@ -70,6 +70,7 @@ from inspect_plural.solvers.debate import (
 )
 from inspect_plural.stakeholders import (
     PERSONA_SEED,
+    PersonaFileError,
     PersonaSet,
     persona_config,
     personas_for_task,
@@ -183,16 +184,18 @@ def maj_eval(
     for doc in docs:
         if not Path(doc).is_file():
             raise FileNotFoundError(f"maj_eval: persona document not found: {doc}")
-    cache: dict[str, tuple[PersonaSet, int]] = {}
-    lock = anyio.Lock()
+    builds: SharedBuilds[tuple[PersonaSet, int]] = SharedBuilds(fatal=(PersonaFileError,))
     method = "maj_eval/simple_roles" if simple_roles else "maj_eval"
 
     async def persona_set(metadata: RatedSampleMetadata) -> tuple[PersonaSet, int]:
-        async with lock:
-            if metadata.dataset in cache:
-                return cache[metadata.dataset][0], 0
+        """The task's set, and the creation calls this sample made (0 for all others)."""
+        made_here = False
+
+        async def build() -> tuple[PersonaSet, int]:
+            nonlocal made_here
+            made_here = True
             async with span("stakeholder personas"):
-                loaded, calls = await personas_for_task(
+                return await personas_for_task(
                     metadata.dataset,
                     metadata.task_description,
                     personas=personas,
@@ -201,17 +204,33 @@ def maj_eval(
                     prompts=prompts,
                     config=persona_config(seed),
                 )
-            cache[metadata.dataset] = (loaded, calls)
-            return loaded, calls
+
+        what = f"stakeholder personas for {metadata.dataset}"
+        loaded, calls = await builds.get(metadata.dataset, what, build)
+        return loaded, calls if made_here else 0
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(RatedSampleMetadata)
-        loaded, creation_calls = await persona_set(metadata)
+        try:
+            loaded, creation_calls = await persona_set(metadata)
+        except BuildFailed as failure:
+            # shared by every sample of the task: no new call; recorded for --score-on-error
+            write_rating_prediction(
+                state.store,
+                method,
+                metadata.dimensions,
+                {},
+                model_calls=0,
+                error=str(failure),
+                failure="build_failed",
+            )
+            raise  # a sample error: the run's status says so, eval-retry reruns it
         selected = loaded.select(groups=wanted or None, n_personas=n_personas)
         StakeholderPanel.detached(
             origin=loaded.origin.kind,
             groups=selected.groups,
             creation_calls=creation_calls,
+            notes=loaded.notes,
         ).write_to(state.store)
         settings = base.model_copy(
             update={

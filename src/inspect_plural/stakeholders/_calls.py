@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 
+from inspect_plural._replies import generate_reply
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
 from inspect_plural.stakeholders.records import PersonaUsage
 
@@ -72,7 +73,7 @@ class Asker:
             The answer's text.
         """
         message = declare_answer_format(ChatMessageUser(content=prompt), answer_format)
-        output = await self.model.generate([message], config=self.config)
+        output = await generate_reply(self.model, [message], self.config)
         self.calls += 1
         if output.usage is not None:
             self.input_tokens += output.usage.input_tokens

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from inspect_plural._disk_cache import ENTRY_FORMAT
 from inspect_plural.sources._paths import DataFileError, check_path
 from inspect_plural.sources._read import read_json_file
 from inspect_plural.stakeholders._personas import DEFAULT_PERSONA_SETS, PersonaFileError, PersonaSet
@@ -31,6 +32,8 @@ def _paper_layout(data: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _coerce(data: Any) -> Any:
+    if isinstance(data, dict) and data.get("format") == ENTRY_FORMAT:
+        data = data.get("content")  # a disk-cache entry: the set inside its label
     if isinstance(data, dict) and "groups" not in data:
         paper = _paper_layout(data)
         if paper is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from inspect_plural.stakeholders._cache import cache_key, read_cached, write_cached
+from inspect_plural.stakeholders._cache import cache_key, read_cached, set_label, write_cached
 from inspect_plural.stakeholders._calls import Asker, default_config, resolve_model
 from inspect_plural.stakeholders._documents import (
     DEFAULT_MAX_DOC_CHARS,
@@ -219,8 +219,13 @@ async def cached_personas(
     """
     llm = resolve_model(model)
     key = persona_cache_key(documents, task_description, task, llm, prompts, max_doc_chars, config)
+    templates = persona_prompts(prompts).values()
+    label = set_label(
+        key, f"task {task or '(unnamed)'}", str(llm), templates, default_config(config).seed
+    )
+    note = None
     if cache:
-        hit = read_cached(key)
+        hit, note = read_cached(label)
         # a set stored before copies of the prompt's example were refused is made again
         if hit is not None and not holds_example_copy(hit.personas):
             return hit, True
@@ -228,7 +233,9 @@ async def cached_personas(
         documents, task_description, task, llm, prompts, max_doc_chars, config
     )
     created.origin.cache_key = key
-    write_cached(key, created)
+    write_cached(label, created)
+    if note is not None:  # for this run's samples, not stored with the set
+        created.notes.append(note)
     return created, False
 
 

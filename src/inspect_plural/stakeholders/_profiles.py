@@ -22,10 +22,11 @@ from datetime import datetime, timezone
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model
 from inspect_ai.util import span
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_plural._concurrency import gather
-from inspect_plural._disk_cache import cache_key, read_entry, write_entry
+from inspect_plural._disk_cache import cache_key
+from inspect_plural._replies import generate_reply
 from inspect_plural.answer_format import JsonFormat, declare_answer_format
 from inspect_plural.errors import OptionError
 from inspect_plural.prompts import load_template
@@ -36,6 +37,7 @@ from inspect_plural.stakeholders import (
     PersonaUsage,
     StakeholderGroup,
 )
+from inspect_plural.stakeholders._cache import read_cached, set_label, write_cached
 from inspect_plural.stakeholders._writing import (
     PERSONA_ATTRIBUTES,
     holds_example_copy,
@@ -215,7 +217,7 @@ async def expand_profiles(
         )
         message = declare_answer_format(ChatMessageUser(content=prompt), PROFILE_FORMAT)
         async with span(f"persona for profile {index}"):
-            output = await model.generate([message], config=config)
+            output = await generate_reply(model, [message], config)
         if output.usage is not None:
             usage.input_tokens += output.usage.input_tokens
             usage.output_tokens += output.usage.output_tokens
@@ -267,24 +269,27 @@ async def cached_profiles(
     """:func:`expand_profiles` through the disk cache.
 
     A set with an unreadable answer is used but not stored, so the next run asks again.
+    A stored set that does not fit (another model, seed or prompt, fewer personas than
+    profiles, a label its content contradicts) is made again, with a note saying why.
 
     Returns:
         The set, and whether it came from the cache.
     """
     key = profiles_cache_key(profiles, task_description, model, config, prompts)
-    stored = read_entry(CACHE_KIND, key)
-    if stored is not None:
-        try:
-            cached = PersonaSet.model_validate_json(stored)
-        except ValidationError:
-            cached = None  # unreadable: built again
-        # a set stored before copies of the prompt's example were refused is made again
-        if cached is not None and not holds_example_copy(cached.personas):
-            return cached, True
+    made_for = f"the {PANEL_TASK} scorer's {len(profiles)} profile(s)"
+    label = set_label(
+        key, made_for, str(model), [_template(prompts)], config.seed, CACHE_KIND, len(profiles)
+    )
+    cached, note = read_cached(label)
+    # a set stored before copies of the prompt's example were refused is made again
+    if cached is not None and not holds_example_copy(cached.personas):
+        return cached, True
     persona_set, complete = await expand_profiles(
         profiles, task_description, model, config, prompts
     )
     if complete:
         persona_set.origin.cache_key = key
-        write_entry(CACHE_KIND, key, persona_set.to_json())
+        write_cached(label, persona_set)
+    if note is not None:  # for this run's samples, not stored with the set
+        persona_set.notes.append(note)
     return persona_set, False

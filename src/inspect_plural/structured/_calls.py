@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
 
+from inspect_plural._replies import generate_reply
 from inspect_plural.answer_format import AnyFormat, declared_answer_format
 from inspect_plural.options import TaskOption
 from inspect_plural.structured._schemas import answer_schema
@@ -167,8 +168,5 @@ async def generate_answer(
     """
     declared = declared_answer_format(list(messages)) if structured else None
     call_config, schema = constrain(config, declared, structured, model)
-    if cache is None:
-        output = await model.generate(list(messages), config=call_config)
-    else:
-        output = await model.generate(list(messages), config=call_config, cache=cache)
+    output = await generate_reply(model, messages, call_config, cache)
     return output, schema

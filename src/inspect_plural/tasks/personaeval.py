@@ -31,6 +31,7 @@ from inspect_plural.solvers.role_identification import role_identification
 from inspect_plural.sources.personaeval import PERSONAEVAL_TRACKS, load_personaeval
 from inspect_plural.structured import structured_mode, structured_option, structured_value
 from inspect_plural.tasks._metadata import task_version
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._protocols import PROTOCOLS, method_settings
 from inspect_plural.tasks._viewer import headline, role_viewer
 
@@ -224,6 +225,7 @@ def personaeval_task(track: str, **options: Any) -> Task:
     config = resolve_role_config(preset)
     _, n_options = PERSONAEVAL_TRACKS[track]
     return Task(
+        setup=model_check("role_identification"),
         dataset=MemoryDataset(samples, name=f"personaeval_{track}" + ("_demo" if demo else "")),
         solver=solver,
         scorer=role_scorer(preset=preset),

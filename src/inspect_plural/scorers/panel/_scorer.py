@@ -25,12 +25,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import anyio
 from inspect_ai.model import CachePolicy, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from inspect_plural._concurrency import SharedBuilds
 from inspect_plural.errors import OptionError, UserError
 from inspect_plural.models import role_model
 from inspect_plural.options import TaskOption, check_options, metrics_option
@@ -53,7 +53,7 @@ from inspect_plural.solvers.debate import (
     check_templates,
     debate_groups,
 )
-from inspect_plural.stakeholders import PERSONA_SEED, PersonaSet, persona_config
+from inspect_plural.stakeholders import PERSONA_SEED, PersonaFileError, PersonaSet, persona_config
 from inspect_plural.stakeholders._panel import PanelPersonas, build_panel, persona_source
 from inspect_plural.structured import structured_option, structured_value
 
@@ -225,14 +225,15 @@ def _panel(given: dict[str, Any]) -> Scorer:
     )
     check_templates(base)
     task = opts["task_description"] or DEFAULT_TASK_DESCRIPTION
-    built: list[tuple[PanelPersonas, PersonaSet]] = []
-    lock = anyio.Lock()
+    builds: SharedBuilds[tuple[PanelPersonas, PersonaSet]] = SharedBuilds(fatal=(PersonaFileError,))
 
     async def panel_once() -> tuple[PanelPersonas, PersonaSet, bool]:
         """The run's panel, built by the first sample that asks (True for that one)."""
-        async with lock:
-            if built:
-                return *built[0], False
+        made_here = False
+
+        async def build() -> tuple[PanelPersonas, PersonaSet]:
+            nonlocal made_here
+            made_here = True
             async with span("panel personas"):
                 made = await build_panel(
                     source,
@@ -246,11 +247,13 @@ def _panel(given: dict[str, Any]) -> Scorer:
                 selected = made.persona_set.select(groups=wanted, n_personas=opts["n_personas"])
             except ValueError as ex:
                 raise UserError(f"{NAME}: option groups: {ex}") from None
-            built.append((made, selected))
-            return made, selected, True
+            return made, selected
+
+        made, selected = await builds.get("panel", f"{NAME}'s persona panel", build)
+        return made, selected, made_here
 
     async def score(state: TaskState, target: Target) -> Score:
-        made, selected, here = await panel_once()
+        made, selected, here = await panel_once()  # a failed build: a sample error
         keys = group_keys([g.name for g in selected.groups])
         members = [
             PanelGroup(name=g.name, key=keys[g.name], personas=g.personas) for g in selected.groups

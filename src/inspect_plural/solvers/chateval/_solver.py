@@ -45,6 +45,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural._replies import generate_reply
 from inspect_plural.answer_format import ScoreLinesFormat, TextFormat, declare_answer_format
 from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
@@ -182,7 +183,7 @@ def chateval(
         turn = ChatEvalTurn(round=round_number, referee=referee.name, final=final)
         for attempt in range(1 + (max_retry if final else 0)):
             message = declare_answer_format(ChatMessageUser(content=prompt), answer_format)
-            output = await model.generate([message], config=config(base_seed, attempt))
+            output = await generate_reply(model, [message], config(base_seed, attempt))
             turn.model_calls += 1
             turn.tokens += tokens_of(output)
             turn.attempts.append(output.completion)
@@ -223,7 +224,7 @@ def chateval(
             content_label=metadata.content_label,
         )
         message = declare_answer_format(ChatMessageUser(content=prompt), TextFormat())
-        output = await model.generate([message], config=config(base_seed, 0))
+        output = await generate_reply(model, [message], config(base_seed, 0))
         return output.completion, tokens_of(output)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -1,7 +1,7 @@
 """CINEMETRIC: annotators matched to movie characters who role-play the judgment and vote.
 
-``_panel`` builds an annotator's movie-character panel (once); ``_solver`` is the
-``@solver`` that role-plays and votes.
+``_panel`` builds an annotator's movie-character panel (once), ``_cache`` stores it on
+disk with its label; ``_solver`` is the ``@solver`` that role-plays and votes.
 """
 
 from inspect_plural.solvers.cinemetric._panel import (

@@ -19,11 +19,7 @@ A candidate that is the selection prompt's own example (:data:`EXAMPLE_CHARACTER
 name a small model copies) is refused before validation, as MAJ-Eval's personas and
 PERSE's reviews refuse their prompts' examples.
 
-Finished panels are stored on disk (``$INSPECT_PLURAL_CACHE/panels``) under a key of
-everything their calls depend on (prompts, model, server, arguments, generation config,
-options, and the run when panels are rebuilt per run); a panel that came out short
-(fewer characters than asked for) is never stored, so a rerun tries again instead of
-replaying the failure.
+Finished panels are stored on disk by :mod:`inspect_plural.solvers.cinemetric._cache`.
 """
 
 from __future__ import annotations
@@ -31,13 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from inspect_plural._concurrency import gather, named
-from inspect_plural._disk_cache import cache_key, read_entry, write_entry
 from inspect_plural.answer_format import CharacterListFormat, LabelFormat, declare_answer_format
 from inspect_plural.answer_screen import screen_answer
 from inspect_plural.parsing import VERDICTS, character_key, parse_characters, parse_verdict
@@ -47,30 +42,23 @@ from inspect_plural.records import AnnotatorSampleMetadata
 from inspect_plural.solvers._limits import PANEL_SELECTION_MAX_TOKENS, VERDICT_MAX_TOKENS
 from inspect_plural.solvers._render import render_examples, render_traits
 from inspect_plural.solvers.judge import task_text
-from inspect_plural.structured import Structured, generate_answer, structured_mode
+from inspect_plural.structured import Structured, generate_answer
 
 __all__ = [
     "EXAMPLE_CHARACTER",
-    "PANEL_CACHE",
     "BuiltPanel",
     "CharacterPanel",
     "MovieCharacter",
     "build_panel",
     "is_example_character",
-    "panel_disk_key",
     "panel_key",
     "profile_text",
-    "read_panel",
-    "store_panel",
 ]
 
 SELECT = "cinemetric_select.txt"
 VALIDATE = "cinemetric_validate.txt"
 SELECT_FIELDS = {"count", "profile", "examples", "task", "basis", "exclude"}
 VALIDATE_FIELDS = {"character", "movie"}
-PANEL_CACHE = "panels"
-PANEL_CACHE_VERSION = 3
-"""Bump when a change to the code changes the panels the same prompts produce."""
 NO_PROFILE = "Nothing is known about this person's background; go by their example judgments."
 UNREADABLE_ROUND = (
     "- Your previous answer listed no character in the format below; this time follow it exactly.\n"
@@ -122,6 +110,8 @@ class CharacterPanel(StoredRecord):
             so this run made none of its calls).
         training_examples: Whether selection saw the annotator's training judgments.
         selection_raw: The selection answers, one per round.
+        notes: Why a stored panel was not used (it did not fit this run: made for another
+            annotator, cut short, empty), so it was built again.
 
     """
 
@@ -135,6 +125,9 @@ class CharacterPanel(StoredRecord):
     from_cache: bool = Field(default=False)
     training_examples: bool = Field(default=True)
     selection_raw: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+    sparse_fields: ClassVar[frozenset[str]] = frozenset({"notes"})
 
 
 class BuiltPanel(BaseModel):
@@ -185,69 +178,6 @@ def panel_key(metadata: AnnotatorSampleMetadata, run: int | None = None) -> tupl
     # up in the examples' labels)
     key = (metadata.dataset, str(metadata.annotator_id), digest.hexdigest())
     return key if run is None else (*key, f"run {run}")
-
-
-def panel_disk_key(
-    metadata: AnnotatorSampleMetadata,
-    model: Model,
-    config: GenerateConfig,
-    n_candidates: int,
-    n_personas: int,
-    max_rounds: int,
-    training_examples: bool,
-    prompts: str | None,
-    run: int | None = None,
-    structured: Structured = False,
-) -> str:
-    """The disk-cache key of a panel: everything its calls and their order depend on.
-
-    The first selection prompt carries the annotator's profile, examples, the task and
-    the template; the validation template, the model, the server it is reached at, its
-    ``-M`` arguments, the generation config (temperature, seed, token cap), the selection
-    options, structured output (when on) and the run complete it.
-    """
-    constrained = {"structured": structured_mode(structured)} if structured else {}
-    return cache_key(
-        {
-            **constrained,
-            "version": PANEL_CACHE_VERSION,
-            "panel": list(panel_key(metadata, run)),
-            "selection": _selection_prompt(
-                metadata, n_candidates, training_examples, [], False, prompts
-            ),
-            "reminder": UNREADABLE_ROUND,
-            "validation": load_template(VALIDATE, VALIDATE_FIELDS, VALIDATE_FIELDS, prompts),
-            "model": str(model),
-            "base_url": model.api.base_url,
-            "model_args": model.model_args,
-            "config": config.model_dump(exclude_none=True),
-            "n_candidates": n_candidates,
-            "n_personas": n_personas,
-            "max_selection_rounds": max_rounds,
-        }
-    )
-
-
-def store_panel(key: str, built: BuiltPanel, n_personas: int) -> bool:
-    """Store a panel on disk, unless it came out short (then a rerun tries again).
-
-    Returns:
-        Whether it was stored.
-    """
-    if len(built.characters) < n_personas:
-        return False
-    write_entry(PANEL_CACHE, key, built.model_dump_json())
-    return True
-
-
-def read_panel(key: str) -> BuiltPanel | None:
-    text = read_entry(PANEL_CACHE, key)
-    if text is None:
-        return None
-    try:
-        return BuiltPanel.model_validate_json(text)
-    except ValidationError:
-        return None  # an entry from an older layout, or damaged: rebuilt
 
 
 def profile_text(metadata: AnnotatorSampleMetadata) -> str:

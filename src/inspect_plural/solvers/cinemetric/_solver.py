@@ -4,6 +4,8 @@ Perspective making (:mod:`inspect_plural.solvers.cinemetric._panel`) runs once p
 annotator, or once per annotator and run with ``panel_per_epoch`` (the paper's protocol:
 results are means of runs, each with its own panel), and is shared by all of that
 annotator's samples (under a lock, so concurrent samples wait instead of repeating it).
+A build that raises (a provider failing) is tried twice, then its failure is shared:
+each sample of that annotator is a sample error with the reason, making no new call.
 
 Perspective taking, per sample: each character answers the test item in role (the
 ``n_personas`` calls run concurrently), and the label is the majority vote, ties going
@@ -19,14 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 from pydantic import BaseModel
 
-from inspect_plural._concurrency import gather, named
+from inspect_plural._concurrency import BuildFailed, SharedBuilds, gather, named
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import example_key, load_template
@@ -40,6 +41,12 @@ from inspect_plural.solvers._answers import (
 from inspect_plural.solvers._limits import answer_cap
 from inspect_plural.solvers._pooling import pooled
 from inspect_plural.solvers._render import render_item, render_labels
+from inspect_plural.solvers.cinemetric._cache import (
+    panel_disk_key,
+    panel_label,
+    read_panel,
+    store_panel,
+)
 from inspect_plural.solvers.cinemetric._panel import (
     SELECT,
     SELECT_FIELDS,
@@ -49,11 +56,8 @@ from inspect_plural.solvers.cinemetric._panel import (
     CharacterPanel,
     MovieCharacter,
     build_panel,
-    panel_disk_key,
     panel_key,
     profile_text,
-    read_panel,
-    store_panel,
 )
 from inspect_plural.solvers.judge import task_text
 from inspect_plural.structured import Structured, structured_value
@@ -72,6 +76,8 @@ class _Panel(BaseModel):
     built: BuiltPanel
     builder: tuple[str, int] | None = None
     """(sample id, epoch) of the sample whose calls built it; None when read from disk."""
+    notes: list[str] = []
+    """Why a stored entry was not used (it did not fit the run), for every sample's record."""
 
 
 def _roleplay_prompt(
@@ -239,8 +245,7 @@ def cinemetric(
     else:
         load_template(SIMULATE, SIMULATE_FIELDS, {"item", "labels", "response_format"}, prompts)
     config = GenerateConfig(temperature=temperature, seed=seed, max_tokens=max_tokens)
-    panels: dict[tuple[str, ...], _Panel] = {}
-    locks: dict[tuple[str, ...], anyio.Lock] = {}
+    builds: SharedBuilds[_Panel] = SharedBuilds()
     method = "cinemetric"
     if not training_examples:
         method += "/no_training_examples"
@@ -253,11 +258,10 @@ def cinemetric(
         metadata: AnnotatorSampleMetadata, builder: tuple[str, int], epoch: int
     ) -> _Panel:
         run = epoch if panel_per_epoch else None
-        key = panel_key(metadata, run)
-        lock = locks.setdefault(key, anyio.Lock())
-        async with lock:
-            if key in panels:
-                return panels[key]
+        what = f"characters for annotator {metadata.annotator_id}"
+        what += f" (run {run})" if run is not None else ""
+
+        async def build() -> _Panel:
             model = role_model("persona_builder")
             options = (n_candidates, n_personas, max_selection_rounds, training_examples)
             build_config = config
@@ -266,18 +270,18 @@ def cinemetric(
             disk_key = panel_disk_key(
                 metadata, model, build_config, *options, prompts, run, structured
             )
-            cached = read_panel(disk_key) if persona_cache else None
+            label = panel_label(disk_key, metadata, model, build_config, n_personas, prompts)
+            cached, note = read_panel(label) if persona_cache else (None, None)
             if cached is not None:
-                panels[key] = _Panel(built=cached)
-                return panels[key]
-            label = f"characters for annotator {metadata.annotator_id}"
-            async with span(label + (f" (run {run})" if run is not None else "")):
+                return _Panel(built=cached)
+            async with span(what):
                 built = await build_panel(
                     metadata, model, build_config, *options, prompts, structured
                 )
-            store_panel(disk_key, built, n_personas)
-            panels[key] = _Panel(built=built, builder=builder)
-            return panels[key]
+            store_panel(label, built)
+            return _Panel(built=built, builder=builder, notes=[note] if note else [])
+
+        return await builds.get(panel_key(metadata, run), what, build)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata_as(AnnotatorSampleMetadata)
@@ -295,7 +299,20 @@ def cinemetric(
             )
             return state
         # a sample retried after an error (--retry-on-error) is still the builder
-        panel = await panel_for(metadata, (str(state.sample_id), state.epoch), state.epoch)
+        try:
+            panel = await panel_for(metadata, (str(state.sample_id), state.epoch), state.epoch)
+        except BuildFailed as failure:  # shared: no new call; recorded for --score-on-error
+            write_prediction(
+                state.store,
+                method,
+                [],
+                metadata.labels,
+                0,
+                "majority",
+                str(failure),
+                failure="build_failed",
+            )
+            raise  # a sample error: the run's status says so, eval-retry reruns it
         built = panel.built
         built_here = panel.builder == (str(state.sample_id), state.epoch)
         CharacterPanel.detached(
@@ -303,8 +320,11 @@ def cinemetric(
             built_here=built_here,
             from_cache=panel.builder is None,
             training_examples=training_examples and bool(metadata.training),
+            notes=panel.notes,
             **built.model_dump(),
         ).write_to(state.store)
+        for note in panel.notes:
+            transcript().info(note, source="panel cache")
         persona_calls = built.model_calls if built_here else 0
         transcript().info(_panel_summary(built, panel.builder is None, built_here), source="panel")
         labels = metadata.labels

@@ -157,9 +157,12 @@ class StakeholderPanel(StoredRecord):
         origin: ``default``, ``file`` or ``documents`` (see the persona set's ``origin``).
         groups: The stakeholder groups with their personas.
         creation_calls: Persona-creation calls this sample made (0 unless it created them).
+        notes: What happened while the set was made (a persona skipped, a disk-cache
+            entry that did not fit and was rebuilt).
 
     """
 
     origin: str = Field(default="")
     groups: list[StakeholderGroup] = Field(default_factory=list)
     creation_calls: int = Field(default=0)
+    notes: list[str] = Field(default_factory=list)

@@ -36,6 +36,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_plural._concurrency import gather, named
+from inspect_plural._replies import generate_reply, reply_error
 from inspect_plural.answer_screen import screen_answer
 from inspect_plural.models import role_model
 from inspect_plural.parsing import FailureReason
@@ -175,16 +176,13 @@ def geval(
             )
 
         first = config(0, n if n > 1 else None)
-        output = await model.generate([message], config=first)
+        output = await generate_reply(model, [message], first)
         record.model_calls += 1
         record.tokens += tokens_of(output)
         texts = [choice.message.text for choice in output.choices][:n]
         if len(texts) < n:
             topped = await gather(
-                *(
-                    model.generate([message], config=config(i, None))
-                    for i in range(len(texts), n)
-                )
+                *(generate_reply(model, [message], config(i, None)) for i in range(len(texts), n))
             )
             record.model_calls += len(topped)
             for extra in topped:
@@ -221,9 +219,10 @@ def geval(
             if run_mode == "sampling":
                 await sample(model, message, base_seed, record)
                 return record
-            output = await model.generate(
+            output = await generate_reply(
+                model,
                 [message],
-                config=GenerateConfig(
+                GenerateConfig(
                     temperature=LOGPROBS_TEMPERATURE,
                     max_tokens=MAX_TOKENS,
                     logprobs=True,
@@ -235,6 +234,11 @@ def geval(
             record.tokens += tokens_of(output)
             record.completion = output.completion
             record.temperature = LOGPROBS_TEMPERATURE
+            failed = reply_error(output)
+            if failed is not None:
+                record.error = failed
+                record.failure = "no_answer"
+                return record
             if not _has_logprobs(output):
                 if run_mode == "auto":
                     record.switched = True

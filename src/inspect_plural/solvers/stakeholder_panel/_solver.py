@@ -24,13 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from inspect_plural._concurrency import gather, named
+from inspect_plural._concurrency import BuildFailed, SharedBuilds, gather, named
 from inspect_plural.answer_format import DistributionFormat, LabelFormat
 from inspect_plural.errors import UserError
 from inspect_plural.item_records import (
@@ -58,7 +57,7 @@ from inspect_plural.solvers.stakeholder_panel._votes import (
     top_label,
     votes_of,
 )
-from inspect_plural.stakeholders import persona_config
+from inspect_plural.stakeholders import PersonaFileError, persona_config
 from inspect_plural.structured import Structured, structured_value
 
 __all__ = [
@@ -257,14 +256,15 @@ def stakeholder_panel(
     creation_config = persona_config(seed)
     if persona_max_tokens is not None:
         creation_config = creation_config.merge(GenerateConfig(max_tokens=persona_max_tokens))
-    built: list[BuiltPanel] = []
-    lock = anyio.Lock()
+    builds: SharedBuilds[BuiltPanel] = SharedBuilds(fatal=(PersonaFileError,))
 
     async def panel_once() -> tuple[BuiltPanel, bool]:
         """The run's panel, built by the first item that asks (True for that one)."""
-        async with lock:
-            if built:
-                return built[0], False
+        made_here = False
+
+        async def build() -> BuiltPanel:
+            nonlocal made_here
+            made_here = True
             async with span(PANEL_SPAN):
                 made = await build_members(
                     plan,
@@ -276,8 +276,10 @@ def stakeholder_panel(
                 )
             if not made.members:
                 raise UserError(f"{METHOD}: the panel has no persona ({plan.origin})")
-            built.append(made)
-            return made, True
+            return made
+
+        panel = await builds.get("panel", f"{METHOD}'s persona panel", build)
+        return panel, made_here
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if not is_item_sample(state.metadata):
@@ -286,7 +288,14 @@ def stakeholder_panel(
                 "-T target=distribution"
             )
         metadata = state.metadata_as(ItemSampleMetadata)
-        panel, here = await panel_once()
+        try:
+            panel, here = await panel_once()
+        except BuildFailed as failure:
+            # shared by every item: no new call; recorded for --score-on-error
+            Prediction.detached(
+                method=METHOD, parse_ok=False, error=str(failure), failure="build_failed"
+            ).write_to(state.store)
+            raise  # a sample error: the run's status says so, eval-retry reruns it
         labels = metadata.labels
         model = role_model("judge")
         config = GenerateConfig(

@@ -33,6 +33,7 @@ from inspect_plural.scorers.distribution import (
 from inspect_plural.scorers.perspective import modal_row, run_mean
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._protocols import MethodSettings
 from inspect_plural.tasks._viewer import distribution_viewer
 from inspect_plural.tasks._viewer import headline as headline_metric
@@ -124,6 +125,7 @@ def distribution_task(
     )
     official = LEWIDI_METRICS.get(corpus.name)
     return Task(
+        setup=model_check(str(opts["method"])),
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
         solver=solver,
         scorer=distribution_scorer(

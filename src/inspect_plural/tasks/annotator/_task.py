@@ -36,6 +36,7 @@ from inspect_plural.splits import (
 )
 from inspect_plural.structured import structured_mode
 from inspect_plural.tasks._metadata import task_version
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._viewer import annotator_viewer, headline
 from inspect_plural.tasks.annotator._annotator_samples import build_samples
 from inspect_plural.tasks.annotator._distribution_task import distribution_task
@@ -181,6 +182,7 @@ def perspective_task(
     # together: keep the row of the modal prediction; the paper's runs are averaged
     reducer = run_mean() if settings.epochs > 1 else modal_row()
     return Task(
+        setup=model_check(method),
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
         solver=solver,
         scorer=annotator_scorer(distribution=answer_format == "distribution"),

@@ -60,6 +60,8 @@ __all__ = [
     "Protocol",
     "check_perse_options",
     "generate_settings",
+    "given_options",
+    "method_settings",
 ]
 
 DEFAULT_SEED = 42
@@ -299,3 +301,22 @@ def check_perse_options(task: str, given: Mapping[str, Any]) -> dict[str, Any]:
     else:
         _check_doc(options)
     return options
+
+
+def given_options(explicit: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options a caller gave: explicit parameters not left at None, and the rest.
+
+    Method options default to None (their value depends on the method and protocol),
+    so a method option is given exactly when it is not None.
+    """
+    named = {k: v for k, v in explicit.items() if k != "options" and v is not None}
+    return {**named, **options}
+
+
+def method_settings(method: str, options: dict[str, Any]) -> GenerateSettings | None:
+    """The generation settings of the method's run (None for a method without calls)."""
+    if method not in LLM_METHODS:
+        return None
+    return generate_settings(
+        options["protocol"], options["temperature"], options["max_tokens"], options["seed"]
+    )

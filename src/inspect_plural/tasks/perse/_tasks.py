@@ -67,15 +67,16 @@ from inspect_plural.sources.perse import (
 )
 from inspect_plural.structured import structured_value
 from inspect_plural.tasks._metadata import task_version
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._viewer import choice_viewer, headline, review_viewer
 from inspect_plural.tasks.perse._options import (
     DEFAULT_SEED,
-    LLM_METHODS,
     PER_DOC_METHODS,
     PER_MPST_METHODS,
     GenerateSettings,
     check_perse_options,
-    generate_settings,
+    given_options,
+    method_settings,
 )
 from inspect_plural.tasks.perse._samples import (
     data_sources,
@@ -99,16 +100,6 @@ MF_REG = 5.0
 REVIEW_WORDS = 150
 
 
-def _given(explicit: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    """The options a caller gave: explicit parameters not left at None, and the rest.
-
-    Method options default to None (their value depends on the method and protocol),
-    so a method option is given exactly when it is not None.
-    """
-    named = {k: v for k, v in explicit.items() if k != "options" and v is not None}
-    return {**named, **options}
-
-
 def _factor_model(
     train: Sequence[PersonalReview], mf_factors: int, mf_reg: float, seed: int
 ) -> FactorModel:
@@ -119,14 +110,6 @@ def _factor_model(
             "-T split=seeded on data with more reviewers."
         )
     return fit_factor_model(training_ratings(train), n_factors=mf_factors, reg=mf_reg, seed=seed)
-
-
-def _generation(method: str, options: dict[str, Any]) -> GenerateSettings | None:
-    if method not in LLM_METHODS:
-        return None
-    return generate_settings(
-        options["protocol"], options["temperature"], options["max_tokens"], options["seed"]
-    )
 
 
 def _mpst_solver(
@@ -242,9 +225,9 @@ def per_mpst(
         **options: Nothing else is accepted: an unknown option fails with the closest
             valid names.
     """
-    opts = check_perse_options("per_mpst", _given(locals(), options))
+    opts = check_perse_options("per_mpst", given_options(locals(), options))
     method_name = str(opts["method"])
-    settings = _generation(method_name, opts)
+    settings = method_settings(method_name, opts)
     review_failures, _ = PERSONAL_PRESETS[opts["metrics_preset"]]
     rows = load_per_mpst(data_dir=opts["data_dir"], k=opts["k"], demo=opts["demo"])
     parts = split_by_reviewer(rows, opts["split"], opts["valid_fraction"], opts["seed"])
@@ -264,6 +247,7 @@ def per_mpst(
     ]
     shuffles = int(opts["shuffle_reviews"] or 0)
     return Task(
+        setup=model_check(method_name),
         dataset=MemoryDataset(samples, name="per_mpst" + ("_demo" if opts["demo"] else "")),
         solver=solver,
         scorer=review_scorer(),
@@ -355,9 +339,9 @@ def per_doc(
         **options: Nothing else is accepted: an unknown option fails with the closest
             valid names.
     """
-    opts = check_perse_options("per_doc", _given(locals(), options))
+    opts = check_perse_options("per_doc", given_options(locals(), options))
     method_name = str(opts["method"])
-    settings = _generation(method_name, opts)
+    settings = method_settings(method_name, opts)
     _, choice_failures = PERSONAL_PRESETS[opts["metrics_preset"]]
     rows = load_per_doc(data_dir=opts["data_dir"], aspects=opts["aspects"], demo=opts["demo"])
     parts = split_by_reviewer(rows, opts["split"], opts["valid_fraction"], opts["seed"])
@@ -378,6 +362,7 @@ def per_doc(
     else:
         solver, applied = prior_average(seed=opts["seed"]), {}
     return Task(
+        setup=model_check(method_name),
         dataset=MemoryDataset(samples, name="per_doc" + ("_demo" if opts["demo"] else "")),
         solver=solver,
         scorer=choice_scorer(),

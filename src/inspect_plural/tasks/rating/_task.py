@@ -31,6 +31,7 @@ from inspect_plural.solvers.geval import geval
 from inspect_plural.solvers.maj_eval import maj_eval
 from inspect_plural.solvers.rouge import rouge_l
 from inspect_plural.tasks._metadata import task_version
+from inspect_plural.tasks._preflight import model_check
 from inspect_plural.tasks._viewer import headline, rating_viewer
 from inspect_plural.tasks.rating._options import (
     METHOD_PARAMETERS,
@@ -227,6 +228,7 @@ def rating_task(
     ]
     names = [d.name for d in dimensions]
     return Task(
+        setup=model_check(opts.method),
         dataset=MemoryDataset(samples, name=dataset + ("_demo" if demo else "")),
         solver=solver,
         scorer=rating_scorer(predicted_scale=prediction_scale(opts.method)),
