@@ -29,7 +29,8 @@ measurements:
 
 Targets (issue 32), package / bare: CPU per sample <= 1.2, in-eval throughput >= 0.85,
 peak memory per sample <= 1.5, log bytes per sample <= 1.5; MHS at scale within 8 GiB.
-``--quick``: 200 samples, 4 pairs, no larger size, MHS at a tenth.
+Full run: 500 samples, 4 rounds, the larger size 1,500, MHS at full size; ``--quick``:
+100 samples, 3 rounds, no larger size, MHS at a fiftieth (2,711 judgments).
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ class Size:
     mhs_rows: int
 
 
-QUICK = Size(n=200, pairs=4, large=None, mhs_rows=MHS_ROWS // 10)
-FULL = Size(n=1000, pairs=6, large=3000, mhs_rows=MHS_ROWS)
+QUICK = Size(n=100, pairs=3, large=None, mhs_rows=MHS_ROWS // 50)
+FULL = Size(n=500, pairs=4, large=1500, mhs_rows=MHS_ROWS)
 TARGETS = {"cpu": 1.2, "throughput": 0.85, "memory": 1.5, "log_bytes": 1.5}
 """Package / bare: the most CPU, memory and log bytes per sample, the least throughput."""
 MEMORY_TARGET_GIB = 8.0
