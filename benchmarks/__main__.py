@@ -5,6 +5,8 @@ Sections, in order (each a module with ``run(quick) -> dict`` and ``summary(dict
 * ``calls``: model calls and tokens per sample of every method, from a counting model
   API, against the protocol minimum.
 * ``overhead``: samples/s of a package task against a bare Inspect task.
+* ``cost``: what one sample costs with a 0-call method (CPU, throughput, memory, log
+  bytes) against a bare Inspect task over the same samples, and MHS run at full size.
 * ``latency``: wall time against the concurrency ideal through a local
   OpenAI-compatible server, and against the official PersonaEval runner's pattern.
 * ``loading``: load + split time and peak RSS of generated files at the real sizes.
@@ -45,6 +47,7 @@ from typing import Any
 SECTIONS = [
     "calls",
     "overhead",
+    "cost",
     "latency",
     "loading",
     "fuzz",
@@ -61,6 +64,7 @@ OPT_IN = {"real", "real_latency"}
 MODULES = {
     "calls": "benchmarks.calls",
     "overhead": "benchmarks.throughput",
+    "cost": "benchmarks.sample_cost",
     "latency": "benchmarks.latency",
     "loading": "benchmarks.loading",
     "fuzz": "benchmarks.fuzz",

@@ -24,7 +24,7 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from inspect_plural.item_records import is_item_sample, split_group_key
+from inspect_plural.item_records import is_item_sample, item_sample, split_group_key
 from inspect_plural.solvers._steering import steer_styles
 from inspect_plural.stakeholders.create import (
     DEFAULT_MAX_DOC_CHARS,
@@ -128,9 +128,17 @@ def annotator_samples(sample: EvalSample) -> list[EvalSample]:
         str(run.get("annotator_id")): run
         for run in sample.store.get("AnnotatorPredictions:runs") or []
     }
+    # an item sample of this process's run keeps its annotators' traits in the run's
+    # context; one written by hand (the worked examples) holds them itself
+    shown = (
+        {a.annotator_id: a.traits for a in item_sample(sample.metadata).annotators}
+        if sample.metadata.get("context")
+        else {}
+    )
     result = []
     for annotator in sample.metadata.get("annotators") or []:
         annotator_id = str(annotator["annotator_id"])
+        traits = shown.get(annotator_id, annotator.get("traits") or {})
         run = runs.get(annotator_id) or {}
         result.append(
             EvalSample(
@@ -142,7 +150,7 @@ def annotator_samples(sample: EvalSample) -> list[EvalSample]:
                     "dataset": sample.metadata.get("dataset"),
                     "item_id": sample.metadata.get("item_id"),
                     "annotator_id": annotator_id,
-                    "traits": dict(annotator.get("traits") or {}),
+                    "traits": dict(traits),
                 },
                 store=dict(run.get("records") or {}),
             )

@@ -110,7 +110,13 @@ def _flag(options: Mapping[str, Any], name: str) -> bool:
 
 
 def _known_traits(sample: EvalSample) -> int:
-    traits = sample.metadata.get("traits") or {}
+    """The traits the method was shown: a sample that stores its keys only shows its
+    ``metric_traits`` when the task is named (``AnnotatorSampleKeys``)."""
+    metadata = sample.metadata
+    if "traits" in metadata:
+        traits = metadata["traits"] or {}
+    else:
+        traits = (metadata.get("metric_traits") or {}) if metadata.get("named", True) else {}
     return sum(1 for v in traits.values() if v not in SKIPPED_TRAITS)
 
 

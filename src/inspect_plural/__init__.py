@@ -22,12 +22,15 @@ from inspect_plural.item_records import (
     AnnotatorPredictions,
     AnnotatorRun,
     ItemAnnotator,
+    ItemSampleKeys,
     ItemSampleMetadata,
     SteeredDistributions,
+    item_sample,
 )
 from inspect_plural.prediction import ModelAnswer, PanelScores, Prediction
 from inspect_plural.records import (
     Annotator,
+    AnnotatorSampleKeys,
     AnnotatorSampleMetadata,
     Item,
     Judgment,
@@ -50,6 +53,7 @@ from inspect_plural.records import (
     SampleMetadata,
     ScoredReview,
     TrainingFactors,
+    annotator_sample,
 )
 from inspect_plural.scorers import (
     annotator_scorer,
@@ -129,9 +133,13 @@ __all__ = [
     "Annotator",
     "AnnotatorPredictions",
     "AnnotatorRun",
+    "AnnotatorSampleKeys",
     "AnnotatorSampleMetadata",
     "ItemAnnotator",
+    "ItemSampleKeys",
     "ItemSampleMetadata",
+    "annotator_sample",
+    "item_sample",
     "SteeredDistributions",
     "armis",
     "convabuse",

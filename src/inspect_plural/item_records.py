@@ -15,13 +15,19 @@ Depends on the record model only, so solvers and scorers may import it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_plural.prediction import ModelAnswer, StoredRecord
-from inspect_plural.records import AnnotatorSampleMetadata, Item, LabeledExample, SampleMetadata
+from inspect_plural.records import (
+    AnnotatorSampleMetadata,
+    Item,
+    LabeledExample,
+    SampleMetadata,
+    sample_context,
+)
 
 __all__ = [
     "DISTRIBUTION_TARGET",
@@ -29,10 +35,13 @@ __all__ = [
     "AnnotatorPredictions",
     "AnnotatorRun",
     "ItemAnnotator",
+    "ItemAnnotatorKeys",
+    "ItemSampleKeys",
     "ItemSampleMetadata",
     "SteeredDistributions",
     "group_key",
     "is_item_sample",
+    "item_sample",
     "split_group_key",
 ]
 
@@ -59,18 +68,13 @@ def is_item_sample(metadata: Mapping[str, Any] | None) -> bool:
     return bool(metadata) and (metadata or {}).get("target") == DISTRIBUTION_TARGET
 
 
-class ItemAnnotator(BaseModel):
-    """One of an item's test annotators, as the item sample holds them.
+class ItemAnnotatorKeys(BaseModel):
+    """One of an item's test annotators, as the item sample stores them.
 
     Attributes:
-        annotator_id: Who.
+        annotator_id: Who (their traits and examples are in the run's context).
         label: Their own label of the item (the per-annotator gold).
-        traits: Their traits as methods may see them (empty when the task is unnamed).
-        metric_traits: Their traits, for grouping metrics only.
         weight: Their survey weight (1 without weights).
-        training: Their example judgments a method may show (only for methods that use
-            them; a seeded subset of at most ``max_examples``).
-        own_votes: Their labels over all their example judgments, label -> count.
 
     """
 
@@ -78,19 +82,39 @@ class ItemAnnotator(BaseModel):
 
     annotator_id: str
     label: str
+    weight: float = 1.0
+
+
+class ItemAnnotator(ItemAnnotatorKeys):
+    """One of an item's test annotators, as methods read them (joined with the run's context).
+
+    Attributes:
+        traits: Their traits as methods may see them (empty when the task is unnamed).
+        metric_traits: Their traits, for grouping metrics only.
+        training: Their example judgments a method may show (only for methods that use
+            them; a seeded subset of at most ``max_examples``).
+        own_votes: Their labels over all their example judgments, label -> count.
+
+    """
+
     traits: dict[str, str] = Field(default_factory=dict)
     metric_traits: dict[str, str] = Field(default_factory=dict)
-    weight: float = 1.0
     training: list[LabeledExample] = Field(default_factory=list)
     own_votes: dict[str, int] = Field(default_factory=dict)
 
 
-class ItemSampleMetadata(SampleMetadata):
-    """Sample metadata of the distribution target: predict an item's label distribution.
+class ItemSampleKeys(SampleMetadata):
+    """What an item sample of the distribution target stores (the rest is the run's context).
+
+    Everything the distribution scorer and its metrics read is here; the item's content
+    and its annotators' traits and examples are in the run's
+    :class:`~inspect_plural.records.SampleContext` (``context``), joined by
+    :func:`item_sample` into what methods read, :class:`ItemSampleMetadata`.
 
     Attributes:
         target: Always ``distribution`` (how solvers tell item samples apart).
-        item: The item.
+        context: Key of the run's shared context (empty when the sample holds everything
+            itself).
         gold: The gold distribution: label -> share over the scale's labels; for a
             multi-label scale (label sets, VariErrNLI), base label -> share of the
             annotators who gave it, as LeWiDi 2025 scores it.
@@ -105,25 +129,22 @@ class ItemSampleMetadata(SampleMetadata):
             item over the scale's labels (weighted), for groups among the annotators.
         group_sizes: Trait group -> how many of the item's annotators belong to it.
         item_votes: The training pool's labels of this item, label -> count.
-        pool_votes: The training pool's labels overall, label -> count (empty when items
-            have scales of their own).
         named: Whether traits are visible to methods.
         split: The split protocol.
 
     """
 
     target: Literal["distribution"] = "distribution"
-    item: Item
+    context: str = ""
     gold: dict[str, float]
     gold_source: Literal["file", "judgments", "weighted judgments"] = "judgments"
     base_labels: list[str] = Field(default_factory=list)
     hard_label: str | None = None
     majority_label: str | None = None
-    annotators: list[ItemAnnotator] = Field(default_factory=list)
+    annotators: Sequence[ItemAnnotatorKeys] = Field(default_factory=list)
     groups: dict[str, dict[str, float]] = Field(default_factory=dict)
     group_sizes: dict[str, int] = Field(default_factory=dict)
     item_votes: dict[str, int] = Field(default_factory=dict)
-    pool_votes: dict[str, int] = Field(default_factory=dict)
     named: bool = True
     split: str = ""
 
@@ -137,6 +158,25 @@ class ItemSampleMetadata(SampleMetadata):
         """Whether the labels are sets of base labels scored per base label (VariErrNLI)."""
         return bool(self.base_labels)
 
+
+class ItemSampleMetadata(ItemSampleKeys):
+    """What a method reads of an item sample: predict an item's label distribution.
+
+    The stored :class:`ItemSampleKeys` joined with the run's context.
+
+    Attributes:
+        item: The item.
+        annotators: The item's test annotators, each with their own label, visible
+            traits and examples.
+        pool_votes: The training pool's labels overall, label -> count (empty when items
+            have scales of their own).
+
+    """
+
+    item: Item
+    annotators: Sequence[ItemAnnotator] = Field(default_factory=list)
+    pool_votes: dict[str, int] = Field(default_factory=dict)
+
     def annotator_metadata(self, annotator: ItemAnnotator) -> AnnotatorSampleMetadata:
         """The per-annotator sample of one of the item's annotators (for pooled methods).
 
@@ -148,13 +188,14 @@ class ItemSampleMetadata(SampleMetadata):
             (the dataset, item, scale, the annotator's visible traits and examples, and
             the training pool's votes).
         """
-        return AnnotatorSampleMetadata(
+        return AnnotatorSampleMetadata.model_construct(
             dataset=self.dataset,
             item_id=self.item_id,
             annotator_id=annotator.annotator_id,
             traits=dict(annotator.traits),
             scale=self.scale,
             demo=self.demo,
+            context=self.context,
             item=self.item,
             training=list(annotator.training),
             metric_traits=dict(annotator.metric_traits),
@@ -164,6 +205,44 @@ class ItemSampleMetadata(SampleMetadata):
             named=self.named,
             split=self.split,
         )
+
+
+def item_sample(metadata: Mapping[str, Any]) -> ItemSampleMetadata:
+    """What a method reads of an item sample: its stored keys joined with the run's context.
+
+    Args:
+        metadata: The sample's metadata (``state.metadata``): stored keys with a
+            ``context``, or a sample that holds everything itself.
+
+    Returns:
+        The view.
+
+    Raises:
+        LookupError: The sample's context is not loaded in this process.
+    """
+    key = metadata.get("context")
+    if not key:
+        return ItemSampleMetadata.model_validate(metadata)
+    context = sample_context(str(key))
+    keys = ItemSampleKeys.model_validate(metadata)
+    annotators = []
+    for annotator in keys.annotators:
+        shared = context.annotator(annotator.annotator_id)
+        annotators.append(
+            ItemAnnotator.model_construct(
+                annotator_id=annotator.annotator_id,
+                label=annotator.label,
+                weight=annotator.weight,
+                traits=dict(shared.traits) if keys.named else {},
+                metric_traits=dict(shared.traits),
+                training=shared.training,
+                own_votes=shared.own_votes,
+            )
+        )
+    fields = dict(keys)
+    fields.update(item=context.items[keys.item_id], annotators=annotators)
+    fields["pool_votes"] = context.pool_votes
+    return ItemSampleMetadata.model_construct(**fields)
 
 
 class AnnotatorRun(BaseModel):

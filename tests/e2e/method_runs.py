@@ -18,7 +18,7 @@ from inspect_plural.answer_format import (
     declared_answer_format,
 )
 from inspect_plural.prediction import ModelAnswer, Prediction
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import AnnotatorSampleMetadata, annotator_sample
 from inspect_plural.scorers._values import values_of
 from inspect_plural.scorers.perspective import accuracy
 from inspect_plural.scorers.role import parse_failures
@@ -108,7 +108,7 @@ def value_of(sample: EvalSample) -> dict[str, float]:
 
 
 def meta_of(sample: EvalSample) -> AnnotatorSampleMetadata:
-    return AnnotatorSampleMetadata.model_validate(sample.metadata)
+    return annotator_sample(sample.metadata)
 
 
 def model_calls_of(sample: EvalSample) -> int:

@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score, f1_score
 from tests.conftest import SHARED_DATA
 
 from inspect_plural.prediction import Prediction
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.scorers._values import values_of
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +54,7 @@ def _arrays(log: EvalLog) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]
         assert isinstance(value["pred"], float) and isinstance(value["gold"], float)
         gold.append(int(value["gold"]))
         pred.append(int(value["pred"]))
-        metadata = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        metadata = annotator_sample(sample.metadata)
         assert metadata.annotator_id
         annotators.append(metadata.annotator_id)
         items.append(metadata.item_id)
@@ -126,7 +126,7 @@ def test_every_task_runs_on_demo_data(task: str, tmp_path: Path) -> None:
     assert log.samples
     assert log.eval.metadata is not None and log.eval.metadata["demo"] is True
     for sample in log.samples:
-        metadata = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        metadata = annotator_sample(sample.metadata)
         assert metadata.demo and metadata.dataset.endswith("_demo")
         assert _model_calls(sample) == 1
         value = values_of(next(iter(sample.scores.values())))  # type: ignore[union-attr]
@@ -140,7 +140,7 @@ def test_cinemetric_split_on_demo_samples_carry_training_examples(tmp_path: Path
     log = _run("brexit", tmp_path, demo=True, split="cinemetric", k_train=5, m_test=10)
     assert log.samples is not None and len(log.samples) == 6 * 10
     for sample in log.samples:
-        metadata = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        metadata = annotator_sample(sample.metadata)
         assert len(metadata.training) == 5
         assert metadata.item_id not in {ex.item.id for ex in metadata.training}
 
@@ -151,7 +151,8 @@ def test_unnamed_hides_traits_from_methods_but_not_from_metrics(tmp_path: Path) 
     )
     assert log.samples
     for sample in log.samples:
-        assert sample.metadata["traits"] == {}
+        assert annotator_sample(sample.metadata).traits == {}
+        assert "traits" not in sample.metadata  # the view derives them from named
         assert sample.metadata["metric_traits"]["group"]
     assert "macro_f1/group" in _metrics(log)
 

@@ -15,7 +15,7 @@ from tests.conftest import FAST_LOG, log_metrics, log_samples, score_value
 
 from inspect_plural.adapters import DatasetPluginError, available_datasets
 from inspect_plural.analysis import method_of
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.tasks import METHODS
 from inspect_plural.tasks.annotator._options import ITEM_METHODS
 from inspect_plural.tasks.extension import perspective
@@ -68,7 +68,7 @@ def test_every_annotator_level_method_runs_on_the_plugin(
     assert samples
     correct = []
     for sample in samples:
-        info = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        info = annotator_sample(sample.metadata)
         assert sample.id == f"{info.annotator_id}:{info.item_id}"
         # the gold label is the adapter's, and the traits reach the sample
         assert sample.target == _expected_label(info.annotator_id or "", info.item_id)

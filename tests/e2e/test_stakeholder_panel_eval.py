@@ -19,7 +19,7 @@ from tests.conftest import FAST_LOG, log_metrics, log_samples, model_events, sco
 
 from inspect_plural.analysis import method_of
 from inspect_plural.errors import OptionError
-from inspect_plural.item_records import AnnotatorPredictions
+from inspect_plural.item_records import AnnotatorPredictions, item_sample
 from inspect_plural.prediction import Prediction
 from inspect_plural.solvers.stakeholder_panel import PANEL_SPAN, StakeholderVotes
 from inspect_plural.tasks import brexit, mp
@@ -143,7 +143,8 @@ def test_inline_profiles_named_after_trait_values_decide_their_annotators(
         assert record.origin == "profiles"
         assert [m.group for m in record.personas] == ["target group", "control group"]
         votes = {v.group: v.label for v in record.votes}
-        traits = {a["annotator_id"]: a["traits"]["group"] for a in sample.metadata["annotators"]}
+        annotators = item_sample(sample.metadata).annotators  # traits: the run's context
+        traits = {a.annotator_id: a.traits["group"] for a in annotators}
         for run in sample.store_as(AnnotatorPredictions).runs:
             assert run.label == votes[traits[run.annotator_id]]  # their own group's vote
 

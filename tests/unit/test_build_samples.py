@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.sources.brexit import load_brexit
 from inspect_plural.splits import cinemetric_split
 from inspect_plural.tasks import build_samples
@@ -17,8 +17,8 @@ def test_max_examples_keeps_a_seeded_subset_shared_by_an_annotators_samples() ->
     assert [s.metadata for s in capped] == [s.metadata for s in again]  # type: ignore[union-attr]
     by_annotator: dict[str, list[str]] = {}
     for full_sample, sample in zip(full, capped):
-        meta = AnnotatorSampleMetadata.model_validate(sample.metadata)
-        whole = AnnotatorSampleMetadata.model_validate(full_sample.metadata)
+        meta = annotator_sample(sample.metadata)
+        whole = annotator_sample(full_sample.metadata)
         assert len(whole.training) == 8 and len(meta.training) == 3
         kept = [ex.item.id for ex in meta.training]
         assert set(kept) <= {ex.item.id for ex in whole.training}
@@ -31,7 +31,7 @@ def test_unnamed_samples_hide_traits_but_keep_metric_traits() -> None:
     corpus = load_brexit(demo=True)
     split = cinemetric_split(corpus, k_train=2, m_test=2)
     for sample in build_samples(corpus, split, named=False):
-        meta = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        meta = annotator_sample(sample.metadata)
         assert meta.traits == {} and meta.metric_traits and not meta.named
         assert sample.id == f"{meta.annotator_id}:{meta.item_id}"
         assert sample.target in meta.labels

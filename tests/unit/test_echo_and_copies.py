@@ -19,7 +19,7 @@ from inspect_plural.answer_screen import copied_distribution, screen_answer
 from inspect_plural.parsing import copies_example, echo_check
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import example_distribution
-from inspect_plural.records import AnnotatorSampleMetadata, RoleSampleMetadata
+from inspect_plural.records import RoleSampleMetadata, annotator_sample
 from inspect_plural.solvers._answers import parse_answer
 from inspect_plural.solvers.judge import render_judge_prompt
 from inspect_plural.solvers.role_identification import _answer as role_answer
@@ -39,7 +39,7 @@ REVIEW = " ".join(
 
 def _brexit_prompt() -> tuple[str, LabelFormat]:
     task = perspective.brexit(demo=True, method="llm_judge")
-    metadata = AnnotatorSampleMetadata.model_validate(task.dataset[3].metadata)
+    metadata = annotator_sample(task.dataset[3].metadata)
     text, declared = render_judge_prompt(metadata, False, True, None, "label")
     assert isinstance(declared, LabelFormat)
     return text, declared

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from inspect_plural.errors import OptionError
-from inspect_plural.item_records import ItemSampleMetadata, split_group_key
+from inspect_plural.item_records import ItemSampleMetadata, item_sample, split_group_key
 from inspect_plural.label_sets import NLI_LABELS
 from inspect_plural.scorers import weighted_distribution
 from inspect_plural.sources.lewidi import load_mp, load_varierrnli
@@ -26,7 +26,7 @@ from inspect_plural.tasks.perspective import brexit, md_agreement
 
 
 def _meta(sample: Any) -> ItemSampleMetadata:
-    return ItemSampleMetadata.model_validate(sample.metadata)
+    return item_sample(sample.metadata)
 
 
 def test_lewidi_items_carry_the_files_soft_label_and_every_annotator() -> None:
@@ -101,11 +101,17 @@ def test_opinionqa_gold_and_groups_are_survey_weighted() -> None:
             assert [shares[lab] for lab in labels] == pytest.approx(group.tolist())
 
 
-def test_examples_are_copied_only_for_methods_that_show_them() -> None:
+def test_examples_are_kept_only_for_methods_that_show_them() -> None:
     lean = mp(demo=True, target="distribution", method="llm_judge")
     with_examples = mp(demo=True, target="distribution", method="retrieval_examples")
-    assert all(not a["training"] for s in lean.dataset for a in s.metadata["annotators"])
-    assert any(a["training"] for s in with_examples.dataset for a in s.metadata["annotators"])
+    assert all(not a.training for s in lean.dataset for a in _meta(s).annotators)
+    assert any(a.training for s in with_examples.dataset for a in _meta(s).annotators)
+    # kept once, in the run's context: a sample stores its annotators' ids and labels
+    for sample in with_examples.dataset:
+        assert sample.metadata is not None
+        assert all(
+            set(a) == {"annotator_id", "label", "weight"} for a in sample.metadata["annotators"]
+        )
     assert [s.id for s in lean.dataset] == [s.id for s in with_examples.dataset]
 
 

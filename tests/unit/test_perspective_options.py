@@ -8,7 +8,7 @@ from inspect_ai.scorer import SampleScore, Score
 from tests.conftest import SHARED_DATA
 
 from inspect_plural.parsing import parse_label
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.scorers import accuracy_by_trait, grouped_report, prf_report, text_macro_f1
 from inspect_plural.sources.brexit import load_brexit
 from inspect_plural.splits import perseval_split
@@ -57,7 +57,7 @@ def test_adaptation_test_keeps_adaptation_out_of_the_pool() -> None:
 def test_annotator_majority_counts_every_example_not_only_those_shown() -> None:
     task = dices(demo=True, method="annotator_majority", max_examples=1)
     for sample in task.dataset:
-        meta = AnnotatorSampleMetadata.model_validate(sample.metadata)
+        meta = annotator_sample(sample.metadata)
         assert len(meta.training) <= 1
         if len(meta.training) == 1:
             assert sum(meta.own_votes.values()) >= 1

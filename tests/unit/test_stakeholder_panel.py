@@ -30,7 +30,12 @@ from inspect_plural.answer_format import (
     declared_answer_format,
 )
 from inspect_plural.errors import OptionError
-from inspect_plural.item_records import AnnotatorPredictions, ItemAnnotator, ItemSampleMetadata
+from inspect_plural.item_records import (
+    AnnotatorPredictions,
+    ItemAnnotator,
+    ItemSampleMetadata,
+    item_sample,
+)
 from inspect_plural.parsing import parse_label
 from inspect_plural.prediction import Prediction
 from inspect_plural.prompts import PromptTemplateError
@@ -311,7 +316,8 @@ def test_an_unreadable_vote_is_left_out_and_counted(tmp_path: Path) -> None:
         assert value["failed_answers"] == 1.0 and value["n_answers"] == 2.0
         assert value["parse_ok"] == 1.0
         runs = sample.store_as(AnnotatorPredictions).runs
-        traits = {a["annotator_id"]: a["traits"]["group"] for a in sample.metadata["annotators"]}
+        annotators = item_sample(sample.metadata).annotators
+        traits = {a.annotator_id: a.traits["group"] for a in annotators}
         for run in runs:  # the control group's annotators get the panel's majority
             assert run.label == "hate speech"
             expected = "majority" if traits[run.annotator_id] == "control group" else "target"

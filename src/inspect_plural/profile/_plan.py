@@ -27,7 +27,9 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from inspect_plural.item_records import is_item_sample, item_sample
 from inspect_plural.profile._tasks import BuiltCell
+from inspect_plural.records import annotator_sample
 from inspect_plural.solvers._steering import steer_styles
 
 __all__ = [
@@ -101,18 +103,28 @@ def _steered(metadata: dict[str, Any], steer: Any) -> int:
     return sum(1 for key in metadata.get("groups") or {} if key.split("=", 1)[0] in wanted)
 
 
+def _visible_traits(metadata: dict[str, Any]) -> list[dict[str, str]]:
+    """An item sample's annotators' visible traits (joined from the run's context)."""
+    if metadata.get("context") and is_item_sample(metadata):
+        return [dict(a.traits) for a in item_sample(metadata).annotators]
+    return [a.get("traits") or {} for a in metadata.get("annotators") or []]
+
+
 def _personas(samples: Sequence[Sample]) -> int:
     values = {
         (dim, value)
         for s in samples
-        for a in (s.metadata or {}).get("annotators") or []
-        for dim, value in (a.get("traits") or {}).items()
+        for traits in _visible_traits(s.metadata or {})
+        for dim, value in traits.items()
         if value not in ("", "UNK")
     }
     return len(values)
 
 
 def _examples_chars(metadata: dict[str, Any], k: int = 3) -> int:
+    """The first ``k`` example judgments' text (an annotator sample's, from the run's context)."""
+    if metadata.get("context") and not is_item_sample(metadata):
+        return sum(len(e.item.text or "") for e in annotator_sample(metadata).training[:k])
     training = metadata.get("training") or []
     return sum(len(str((e.get("item") or {}).get("text", ""))) for e in training[:k])
 

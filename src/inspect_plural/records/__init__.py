@@ -7,14 +7,22 @@ Every dataset is normalised into these few pydantic types by its module in
 
 The records live in private modules, one concept each, and are imported from here: the
 record base and the label scale (``_base``), annotator-level records (``_annotator``),
-role identification (``_role``), ratings (``_rating``), PERSE (``_perse``) and the
-sample-metadata schemas (``_sample_metadata``).
+role identification (``_role``), ratings (``_rating``), PERSE (``_perse``), the
+sample-metadata schemas (``_sample_metadata``) and the run's shared sample context that
+annotator-level samples keep their annotator's examples in (``_context``).
 """
 
 from __future__ import annotations
 
 from inspect_plural.records._annotator import Annotator, Item, Judgment, LabeledExample
 from inspect_plural.records._base import LabelScale
+from inspect_plural.records._context import (
+    AnnotatorContext,
+    SampleContext,
+    annotator_sample,
+    register_context,
+    sample_context,
+)
 from inspect_plural.records._perse import (
     MovieFactors,
     PairExample,
@@ -27,6 +35,7 @@ from inspect_plural.records._perse import (
 from inspect_plural.records._rating import RatedOutput, RatingDimension
 from inspect_plural.records._role import RoleCandidate, RoleExample, RoleItem
 from inspect_plural.records._sample_metadata import (
+    AnnotatorSampleKeys,
     AnnotatorSampleMetadata,
     PairSampleMetadata,
     RatedSampleMetadata,
@@ -36,6 +45,8 @@ from inspect_plural.records._sample_metadata import (
 )
 
 __all__ = [
+    "AnnotatorContext",
+    "AnnotatorSampleKeys",
     "AnnotatorSampleMetadata",
     "Annotator",
     "Item",
@@ -56,7 +67,11 @@ __all__ = [
     "RoleItem",
     "RoleSampleMetadata",
     "ReviewSampleMetadata",
+    "SampleContext",
     "SampleMetadata",
     "ScoredReview",
     "TrainingFactors",
+    "annotator_sample",
+    "register_context",
+    "sample_context",
 ]

@@ -1,15 +1,16 @@
 """The ``Sample.metadata`` schemas: :class:`SampleMetadata` and one subclass per task kind.
 
 Tasks write a sample's metadata in one of these shapes and solvers and scorers read it
-back with ``state.metadata_as(...)``: annotator-level judgments
-(:class:`AnnotatorSampleMetadata`), role identification (:class:`RoleSampleMetadata`),
-ratings (:class:`RatedSampleMetadata`), Per-MPST scores (:class:`ReviewSampleMetadata`)
-and Per-DOC choices (:class:`PairSampleMetadata`).
+back with ``state.metadata_as(...)``: annotator-level judgments (stored as
+:class:`AnnotatorSampleKeys`, read by methods as :class:`AnnotatorSampleMetadata` with
+:func:`~inspect_plural.records.annotator_sample`), role identification
+(:class:`RoleSampleMetadata`), ratings (:class:`RatedSampleMetadata`), Per-MPST scores
+(:class:`ReviewSampleMetadata`) and Per-DOC choices (:class:`PairSampleMetadata`).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +21,7 @@ from inspect_plural.records._rating import RatedOutput, RatingDimension
 from inspect_plural.records._role import RoleCandidate, RoleExample
 
 __all__ = [
+    "AnnotatorSampleKeys",
     "AnnotatorSampleMetadata",
     "PairSampleMetadata",
     "RatedSampleMetadata",
@@ -52,35 +54,34 @@ class SampleMetadata(BaseModel):
     demo: bool = False
 
 
-class AnnotatorSampleMetadata(SampleMetadata):
-    """Sample metadata of annotator-level tasks: predict one annotator's label of one item.
+class AnnotatorSampleKeys(SampleMetadata):
+    """What an annotator-level sample stores: its keys into the run's context, and its own.
 
-    ``traits`` holds what a method may show the model: the annotator's traits in the
-    *named* setting, nothing in the *unnamed* one. ``metric_traits`` always holds the
-    traits, for the trait-level metrics only; methods must not read it.
+    An annotator's traits, example judgments and vote counts, and an item's content, are
+    the same in every sample of that annotator or item, so a task keeps them once per run
+    in a :class:`~inspect_plural.records.SampleContext` and each sample stores only the key
+    (``context``) and what is specific to it. Methods read the joined view,
+    :class:`AnnotatorSampleMetadata` (:func:`~inspect_plural.records.annotator_sample`);
+    scorers and metrics need only what is stored here.
+
+    ``traits`` is not stored (empty here): the view shows ``metric_traits`` when the task is
+    *named*, nothing when it is *unnamed*.
 
     Attributes:
-        item: The item to judge.
-        training: The annotator's judgments a method may use (k training judgments in the
-            CINEMETRIC split; the adaptation judgments in the PersEval split).
-        metric_traits: The annotator's traits, for grouping metrics.
+        context: Key of the run's shared context (empty when the sample holds everything
+            itself, as a sample built by hand may).
+        metric_traits: The annotator's traits, for grouping metrics; methods must not read
+            them.
         item_votes: Labels given to this item by the people in the training pool (never
             this annotator's test label), label -> count; empty when nobody there saw it.
-        pool_votes: Labels over the whole training pool, label -> count (empty when items
-            have scales of their own).
-        own_votes: The annotator's labels over *all* their example judgments, label ->
-            count (``training`` may hold only a subset, see ``max_examples``).
         named: Whether traits are visible to methods.
-        split: The split protocol (``cinemetric`` or ``perseval``).
+        split: The split protocol (``cinemetric``, ``perseval`` or ``lewidi``).
 
     """
 
-    item: Item
-    training: list[LabeledExample] = Field(default_factory=list)
+    context: str = ""
     metric_traits: dict[str, str] = Field(default_factory=dict)
     item_votes: dict[str, int] = Field(default_factory=dict)
-    pool_votes: dict[str, int] = Field(default_factory=dict)
-    own_votes: dict[str, int] = Field(default_factory=dict)
     named: bool = True
     split: str = ""
 
@@ -88,6 +89,40 @@ class AnnotatorSampleMetadata(SampleMetadata):
     def labels(self) -> list[str]:
         """The labels of this sample's scale."""
         return self.scale.labels if self.scale is not None else []
+
+
+class AnnotatorSampleMetadata(AnnotatorSampleKeys):
+    """What a method reads of an annotator-level sample: predict one annotator's label of one item.
+
+    The sample's stored keys (:class:`AnnotatorSampleKeys`) joined with the run's context:
+    ``traits`` holds what a method may show the model: the annotator's traits in the
+    *named* setting, nothing in the *unnamed* one.
+
+    Attributes:
+        item: The item to judge.
+        training: The annotator's judgments a method may use (k training judgments in the
+            CINEMETRIC split; the adaptation judgments in the PersEval split).
+        pool_votes: Labels over the whole training pool, label -> count (empty when items
+            have scales of their own).
+        own_votes: The annotator's labels over *all* their example judgments, label ->
+            count (``training`` may hold only a subset, see ``max_examples``).
+
+    """
+
+    item: Item
+    training: list[LabeledExample] = Field(default_factory=list)
+    pool_votes: dict[str, int] = Field(default_factory=dict)
+    own_votes: dict[str, int] = Field(default_factory=dict)
+
+    def sample_metadata(self) -> dict[str, Any]:
+        """What a sample of this view stores: its keys when the run has a context, else all.
+
+        Returns:
+            The ``Sample.metadata`` (or a sub-state's) that reads back as this view.
+        """
+        if self.context:
+            return self.model_dump(include=_STORED_KEYS)
+        return self.model_dump()
 
 
 class RoleSampleMetadata(SampleMetadata):
@@ -180,3 +215,7 @@ class PairSampleMetadata(SampleMetadata):
     aspect_title: str
     aspect_question: str
     gold: Literal["Plot A", "Plot B"]
+
+
+_STORED_KEYS = set(AnnotatorSampleKeys.model_fields) - {"traits"}
+"""The fields an annotator-level sample stores (traits follow from ``named``)."""

@@ -34,8 +34,8 @@ from inspect_plural.item_records import (
     AnnotatorPredictions,
     AnnotatorRun,
     ItemAnnotator,
-    ItemSampleMetadata,
     is_item_sample,
+    item_sample,
 )
 from inspect_plural.prediction import Prediction
 
@@ -97,7 +97,7 @@ def pool_runs(
 
 
 async def _pool(method: str, solve: Solver, state: TaskState, generate: Generate) -> TaskState:
-    metadata = state.metadata_as(ItemSampleMetadata)
+    metadata = item_sample(state.metadata)
     labels = metadata.labels
 
     async def one(annotator: ItemAnnotator) -> AnnotatorRun:
@@ -108,7 +108,7 @@ async def _pool(method: str, solve: Solver, state: TaskState, generate: Generate
             input=state.input,
             messages=list(state.messages),
             target=Target(annotator.label),
-            metadata=metadata.annotator_metadata(annotator).model_dump(),
+            metadata=metadata.annotator_metadata(annotator).sample_metadata(),
         )
         async with span(ANNOTATOR_SPAN.format(annotator.annotator_id), type="annotator"):
             sub = await solve(sub, generate)

@@ -13,7 +13,7 @@ from collections import Counter
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.prediction import Prediction
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.solvers._answers import AnswerMode, check_answer_format
 from inspect_plural.solvers._pooling import pooled
 
@@ -94,7 +94,7 @@ def annotator_majority(seed: int = 42, answer_format: str = "label") -> Solver:
     mode = check_answer_format(answer_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         labels = metadata.labels
         rng = random.Random(f"{seed}:annotator_majority:{metadata.annotator_id}")
         own = metadata.own_votes or dict(
@@ -137,7 +137,7 @@ def item_majority(seed: int = 42, answer_format: str = "label") -> Solver:
     mode = check_answer_format(answer_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         labels = metadata.labels
         rng = random.Random(f"{seed}:item_majority:{metadata.item_id}")
         for source, votes in (("item", metadata.item_votes), ("pool", metadata.pool_votes)):

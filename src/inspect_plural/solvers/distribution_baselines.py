@@ -44,6 +44,7 @@ from inspect_plural.item_records import (
     AnnotatorRun,
     ItemSampleMetadata,
     is_item_sample,
+    item_sample,
 )
 from inspect_plural.prediction import Prediction
 from inspect_plural.solvers.baselines import vote_shares
@@ -57,7 +58,7 @@ def _item(state: TaskState, method: str) -> ItemSampleMetadata:
             f"{method} predicts an item's label distribution: run the task with "
             "-T target=distribution"
         )
-    return state.metadata_as(ItemSampleMetadata)
+    return item_sample(state.metadata)
 
 
 def _top(distribution: dict[str, float], labels: list[str]) -> str:

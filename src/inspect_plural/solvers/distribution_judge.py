@@ -30,6 +30,7 @@ from inspect_plural.item_records import (
     ItemSampleMetadata,
     SteeredDistributions,
     is_item_sample,
+    item_sample,
     split_group_key,
 )
 from inspect_plural.models import role_model
@@ -173,7 +174,7 @@ def distribution_judge(
                 "distribution_judge predicts an item's label distribution: run the task "
                 "with -T target=distribution"
             )
-        metadata = state.metadata_as(ItemSampleMetadata)
+        metadata = item_sample(state.metadata)
         labels = metadata.labels
         groups = [
             key

@@ -13,7 +13,7 @@ from inspect_plural._replies import reply_error
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declare_answer_format
 from inspect_plural.models import role_model
 from inspect_plural.prompts import example_key, load_template
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import AnnotatorSampleMetadata, annotator_sample
 from inspect_plural.solvers._answers import (
     AnswerMode,
     check_answer_format,
@@ -98,7 +98,7 @@ def _judge(
     )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         if personalized and not metadata.traits and not metadata.named:
             raise ValueError(
                 "personalized_judge needs the annotator's traits: run the task with "

@@ -14,7 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.models import role_model
 from inspect_plural.prompts import example_key, load_template
-from inspect_plural.records import AnnotatorSampleMetadata, LabeledExample
+from inspect_plural.records import LabeledExample, annotator_sample
 from inspect_plural.solvers._answers import (
     ask,
     check_answer_format,
@@ -110,7 +110,7 @@ def retrieval_examples(
     )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         labels = metadata.labels
         query = render_item(metadata.item)
         retrieved = retrieve(query, metadata.training, k)

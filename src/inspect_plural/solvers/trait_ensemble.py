@@ -21,7 +21,7 @@ from inspect_plural._concurrency import gather, named
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer
 from inspect_plural.prompts import load_template
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import annotator_sample
 from inspect_plural.solvers._answers import (
     ask,
     check_answer_format,
@@ -106,7 +106,7 @@ def trait_ensemble(
     locks: dict[tuple[str, ...], anyio.Lock] = {}
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         if trait_scope == "own":
             if not metadata.named:
                 raise ValueError("trait_ensemble with trait_scope='own' needs a named task")

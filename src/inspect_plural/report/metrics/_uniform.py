@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from inspect_plural.item_records import ItemSampleMetadata
+from inspect_plural.item_records import ItemSampleKeys
 from inspect_plural.prediction import Prediction
 from inspect_plural.report._bootstrap import Bootstrap
 from inspect_plural.report._logs import LEWIDI_METRICS, LogData
@@ -53,7 +53,7 @@ def uniform_item_values(metadata: Mapping[str, Any], preset_name: str) -> dict[s
     """The distribution scorer's values of the uniform answer on one item sample.
 
     Args:
-        metadata: The sample's metadata (:class:`~inspect_plural.item_records.ItemSampleMetadata`).
+        metadata: The sample's metadata (:class:`~inspect_plural.item_records.ItemSampleKeys`).
         preset_name: The task's metrics preset.
 
     Returns:
@@ -61,7 +61,7 @@ def uniform_item_values(metadata: Mapping[str, Any], preset_name: str) -> dict[s
         when the metadata is not an item sample's.
     """
     try:
-        item = ItemSampleMetadata.model_validate(dict(metadata))
+        item = ItemSampleKeys.model_validate(dict(metadata))
     except ValidationError:
         return {}
     labels = item.labels

@@ -1,7 +1,7 @@
 """Per-item values of the distribution target, each one LeWiDi function on a single item.
 
 :func:`item_values` computes a sample's score value from its
-:class:`~inspect_plural.item_records.ItemSampleMetadata` and the method's records, by
+:class:`~inspect_plural.item_records.ItemSampleKeys` and the method's records, by
 calling the pure functions of :mod:`inspect_plural.scorers.distribution._lewidi` and
 :mod:`inspect_plural.scorers.distribution._representativeness` on that one item, so that the corpus
 metrics (means over items, rounded where the official code rounds) equal the official
@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from inspect_plural.item_records import (
     AnnotatorPredictions,
-    ItemSampleMetadata,
+    ItemSampleKeys,
     SteeredDistributions,
 )
 from inspect_plural.label_sets import encode_label_set, label_set_indicators
@@ -131,14 +131,14 @@ def decision_label(
     return labels[int(np.argmax(p))]
 
 
-def _hard(metadata: ItemSampleMetadata, config: DistributionConfig) -> str | None:
+def _hard(metadata: ItemSampleKeys, config: DistributionConfig) -> str | None:
     if config.hard_label == "file" and metadata.hard_label is not None:
         return metadata.hard_label
     return metadata.majority_label
 
 
 def _soft(
-    metadata: ItemSampleMetadata, p: np.ndarray, ok: bool, config: DistributionConfig
+    metadata: ItemSampleKeys, p: np.ndarray, ok: bool, config: DistributionConfig
 ) -> dict[str, float]:
     labels = metadata.labels
     if metadata.multilabel:
@@ -166,7 +166,7 @@ def _soft(
 
 
 def _perspectivist(
-    metadata: ItemSampleMetadata, predicted: Sequence[str | None], config: DistributionConfig
+    metadata: ItemSampleKeys, predicted: Sequence[str | None], config: DistributionConfig
 ) -> dict[str, float]:
     """Error rate or normalised distance of each annotator's predicted label (failures wrong)."""
     labels = metadata.labels
@@ -197,7 +197,7 @@ def _representative(p: np.ndarray, group: np.ndarray, support: list[float] | Non
     return js_representativeness([p], [group])
 
 
-def _support(metadata: ItemSampleMetadata) -> list[float] | None:
+def _support(metadata: ItemSampleKeys) -> list[float] | None:
     """Where representativeness measures distances (None: Jensen-Shannon instead).
 
     The options' own ordinal values (Santurkar et al.'s ``option_ordinal``), else the
@@ -214,7 +214,7 @@ def _support(metadata: ItemSampleMetadata) -> list[float] | None:
 
 
 def _groups(
-    metadata: ItemSampleMetadata, p: np.ndarray, steered: SteeredDistributions | None
+    metadata: ItemSampleKeys, p: np.ndarray, steered: SteeredDistributions | None
 ) -> dict[str, float]:
     labels = metadata.labels
     ordinal = _support(metadata)
@@ -258,7 +258,7 @@ def _steered_styles(
 
 
 def item_values(
-    metadata: ItemSampleMetadata,
+    metadata: ItemSampleKeys,
     prediction: Prediction,
     runs: AnnotatorPredictions | None,
     steered: SteeredDistributions | None,

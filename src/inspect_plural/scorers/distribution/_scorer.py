@@ -40,7 +40,7 @@ from inspect_ai.solver import TaskState
 
 from inspect_plural.item_records import (
     AnnotatorPredictions,
-    ItemSampleMetadata,
+    ItemSampleKeys,
     SteeredDistributions,
 )
 from inspect_plural.prediction import Prediction
@@ -226,7 +226,7 @@ def distribution_scorer(
     config = DistributionConfig(decimals=decimals, normaliser=normaliser, hard_label=hard_label)
 
     async def score(state: TaskState, target: Target) -> Score:
-        metadata = state.metadata_as(ItemSampleMetadata)
+        metadata = state.metadata_as(ItemSampleKeys)
         prediction = Prediction.read(state.store)
         keys = set(state.store.keys())
         pooled = "AnnotatorPredictions:runs" in keys

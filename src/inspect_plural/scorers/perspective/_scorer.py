@@ -43,7 +43,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from inspect_plural.prediction import Prediction
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import AnnotatorSampleKeys
 from inspect_plural.scorers._cost import cost_values
 from inspect_plural.scorers._failures import answer_failures, failure_values
 from inspect_plural.scorers._prf import FAILED
@@ -113,7 +113,7 @@ def annotator_scorer(distribution: bool = False) -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = state.metadata_as(AnnotatorSampleKeys)
         labels = metadata.labels
         gold = labels.index(target.text)
         prediction = Prediction.read(state.store)

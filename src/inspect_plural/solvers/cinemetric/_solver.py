@@ -31,7 +31,7 @@ from inspect_plural._concurrency import BuildFailed, SharedBuilds, gather, named
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import example_key, load_template
-from inspect_plural.records import AnnotatorSampleMetadata
+from inspect_plural.records import AnnotatorSampleMetadata, annotator_sample
 from inspect_plural.solvers._answers import (
     ask,
     check_answer_format,
@@ -284,7 +284,7 @@ def cinemetric(
         return await builds.get(panel_key(metadata, run), what, build)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        metadata = state.metadata_as(AnnotatorSampleMetadata)
+        metadata = annotator_sample(state.metadata)
         if not metadata.traits and not (training_examples and metadata.training):
             # this annotator has neither traits nor examples: no call, a recorded failure
             write_prediction(

@@ -37,6 +37,7 @@ from inspect_plural.item_records import (
     AnnotatorRun,
     ItemSampleMetadata,
     is_item_sample,
+    item_sample,
 )
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
@@ -287,7 +288,7 @@ def stakeholder_panel(
                 f"{METHOD} predicts an item's label distribution: run the task with "
                 "-T target=distribution"
             )
-        metadata = state.metadata_as(ItemSampleMetadata)
+        metadata = item_sample(state.metadata)
         try:
             panel, here = await panel_once()
         except BuildFailed as failure:

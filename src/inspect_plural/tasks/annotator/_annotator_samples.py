@@ -1,27 +1,26 @@
 """Samples of the annotator target (step 4): one test judgment = one Inspect ``Sample``.
 
 :func:`build_samples` turns a split into samples whose metadata follows
-:class:`~inspect_plural.records.AnnotatorSampleMetadata`: the item, the annotator's
-example judgments a method may see, and the training pool's votes.
+:class:`~inspect_plural.records.AnnotatorSampleKeys`: the ids, the label scale, the
+annotator's traits for the metrics, the training pool's votes on the item, and the key of
+the run's :class:`~inspect_plural.records.SampleContext`, which holds once what the
+samples of an annotator or item share (the item, the annotator's examples and label
+counts, the pool's votes). Methods read both joined, as
+:class:`~inspect_plural.records.AnnotatorSampleMetadata`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from inspect_ai.dataset import Sample
 
-from inspect_plural.records import Annotator, AnnotatorSampleMetadata, Item, LabeledExample
+from inspect_plural.records import Annotator, Item, LabelScale, register_context
 from inspect_plural.scorers.perspective import TRAIT_KEY
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
-from inspect_plural.tasks.annotator._sample_parts import (
-    annotator_examples,
-    sample_input,
-    training_votes,
-)
+from inspect_plural.tasks.annotator._sample_parts import run_context, sample_input, training_votes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,11 +35,9 @@ def record_to_sample(
     label: int,
     split: SplitProtocol,
     named: bool,
-    training: list[LabeledExample],
     item_votes: dict[str, int],
-    pool_votes: dict[str, int],
-    training_dump: list[dict[str, Any]] | None = None,
-    own_votes: dict[str, int] | None = None,
+    context: str,
+    shared: dict[str, Any] | None = None,
 ) -> Sample:
     """One test judgment as an Inspect sample.
 
@@ -51,40 +48,33 @@ def record_to_sample(
         label: The gold label index in the item's scale.
         split: The split protocol that produced it.
         named: Whether the annotator's traits are visible to methods.
-        training: The annotator's judgments a method may see.
         item_votes: The training pool's labels of this item.
-        pool_votes: The training pool's labels overall.
-        own_votes: The annotator's labels over all their examples (default: ``training``'s).
-        training_dump: ``training`` already dumped; passing the same list for every sample
-            of an annotator keeps one copy in memory instead of one per sample.
+        context: The key of the run's context, which holds the item and the annotator's
+            examples (:func:`~inspect_plural.records.register_context`).
+        shared: Metadata values the samples of a run may share instead of copying
+            (``scale``: the scale's dump, ``metric_traits``: the annotator's traits);
+            Inspect copies each sample's metadata before running it.
 
     Returns:
         The sample: id ``<annotator>:<item>``, input the item content, target the gold
-        label; metadata follows :class:`~inspect_plural.records.AnnotatorSampleMetadata`
+        label; metadata follows :class:`~inspect_plural.records.AnnotatorSampleKeys`
         plus one ``trait:<dimension>`` key per trait dimension (for grouped metrics).
 
     """
     scale = corpus.scale_of(item.id)
-    metadata = AnnotatorSampleMetadata(
-        dataset=corpus.name + ("_demo" if corpus.demo else ""),
-        item_id=item.id,
-        annotator_id=annotator.id,
-        traits=dict(annotator.traits) if named else {},
-        scale=scale,
-        demo=corpus.demo,
-        item=item,
-        training=[] if training_dump is not None else training,
-        metric_traits=dict(annotator.traits),
-        item_votes=item_votes,
-        pool_votes=pool_votes,
-        own_votes=own_votes
-        if own_votes is not None
-        else {label: n for label, n in Counter(ex.label for ex in training).items()},
-        named=named,
-        split=split,
-    ).model_dump(exclude_defaults=False)
-    if training_dump is not None:
-        metadata["training"] = training_dump
+    given = shared or {}
+    metadata: dict[str, Any] = {
+        "dataset": corpus.name + ("_demo" if corpus.demo else ""),
+        "item_id": item.id,
+        "annotator_id": annotator.id,
+        "scale": given.get("scale") or scale.model_dump(),
+        "demo": corpus.demo,
+        "context": context,
+        "metric_traits": given.get("metric_traits") or dict(annotator.traits),
+        "item_votes": item_votes,
+        "named": named,
+        "split": split,
+    }
     for dim in corpus.trait_dimensions:
         metadata[TRAIT_KEY.format(dim)] = annotator.traits.get(dim) or "UNK"
     return Sample(
@@ -119,6 +109,7 @@ def build_samples(
     named: bool,
     max_examples: int | None = 20,
     seed: int = 42,
+    context: str | None = None,
 ) -> list[Sample]:
     """The samples of a split: one per test judgment, interleaved by annotator (stable).
 
@@ -126,36 +117,48 @@ def build_samples(
         corpus: The records.
         split: The split.
         named: Whether traits are visible to methods.
-        max_examples: At most this many of an annotator's example judgments go into each
-            of their samples (a seeded subset, the same for all their samples); None: all.
-            PersEval's adaptation sets reach hundreds per annotator on DICES, which would
-            copy every conversation into every sample of that annotator.
+        max_examples: At most this many of an annotator's example judgments are shown to
+            methods (a seeded subset, the same for all their samples); None: all.
+            PersEval's adaptation sets reach hundreds per annotator on DICES.
         seed: Seed of that subset.
+        context: The key of the run's context, already registered; None: build and
+            register it here (with ``max_examples`` and ``seed``).
 
     Returns:
         The samples.
 
     """
-    examples, own_votes = annotator_examples(corpus, split, max_examples, seed)
-    dumps = {a: [ex.model_dump() for ex in own] for a, own in examples.items()}
     item_counts, pool_counts = training_votes(corpus, split)
+    if context is None:
+        shared = run_context(corpus, split, pool_counts, max_examples, seed)
+        context = register_context(shared, corpus.name)
+    scales: dict[int, dict[str, Any]] = {}
+    votes: dict[str, dict[str, int]] = {}
+    traits: dict[str, dict[str, str]] = {}
     samples = []
     for annotator_id, item_id, label in _round_robin(split.test).itertuples(index=False):
-        labels = corpus.scale_of(item_id).labels
-        own_counts = item_counts.get(item_id, {})
+        annotator_id, item_id = str(annotator_id), str(item_id)
+        annotator = corpus.annotators[annotator_id]
+        scale: LabelScale = corpus.scale_of(item_id)
+        if item_id not in votes:
+            counts = item_counts.get(item_id, {})
+            votes[item_id] = {
+                scale.labels[i]: n for i, n in counts.items() if i < len(scale.labels)
+            }
+        if annotator_id not in traits:
+            traits[annotator_id] = dict(annotator.traits)
+        dump = scales.setdefault(id(scale), scale.model_dump())
         samples.append(
             record_to_sample(
                 corpus,
-                corpus.annotators[annotator_id],
+                annotator,
                 corpus.items[item_id],
                 int(label),
                 split.protocol,
                 named,
-                examples.get(str(annotator_id), []),
-                {labels[i]: n for i, n in own_counts.items() if i < len(labels)},
-                {labels[i]: n for i, n in pool_counts.items() if i < len(labels)},
-                training_dump=dumps.get(str(annotator_id), []),
-                own_votes=own_votes.get(str(annotator_id), {}),
+                votes[item_id],
+                context,
+                {"scale": dump, "metric_traits": traits[annotator_id]},
             )
         )
     ids = [sample.id for sample in samples]

@@ -21,6 +21,7 @@ from inspect_ai.solver import Solver
 
 from inspect_plural.errors import OptionError, closest
 from inspect_plural.options import MAX_HEADLINE_METRICS
+from inspect_plural.records import register_context
 from inspect_plural.scorers.distribution import (
     DISTRIBUTION_PRESETS,
     LEWIDI_METRICS,
@@ -39,11 +40,12 @@ from inspect_plural.tasks._viewer import distribution_viewer
 from inspect_plural.tasks._viewer import headline as headline_metric
 from inspect_plural.tasks.annotator._item_samples import build_item_samples, label_set_base
 from inspect_plural.tasks.annotator._options import MAX_EXAMPLES, given_method_options
+from inspect_plural.tasks.annotator._sample_parts import run_context, training_votes
 
 __all__ = ["EXAMPLE_METHODS", "distribution_task"]
 
 EXAMPLE_METHODS = ("cinemetric", "retrieval_examples")
-"""Per-annotator methods that show the annotator's example judgments (copied into items)."""
+"""Per-annotator methods that show the annotator's example judgments (kept in the run's context)."""
 
 _OTHER_METRICS = 4
 """Headline values besides the distribution and representativeness metrics: parse
@@ -120,9 +122,16 @@ def distribution_task(
     max_examples = int(
         opts["max_examples"] if opts["max_examples"] is not None else MAX_EXAMPLES.get(method, 20)
     )
-    samples = build_item_samples(
-        corpus, split, named, None if max_examples < 0 else max_examples, seed, uses_examples
+    context = run_context(
+        corpus,
+        split,
+        training_votes(corpus, split)[1],
+        None if max_examples < 0 else max_examples,
+        seed,
+        uses_examples,
     )
+    key = register_context(context, corpus.name)
+    samples = build_item_samples(corpus, split, named, context=key)
     official = LEWIDI_METRICS.get(corpus.name)
     return Task(
         setup=model_check(str(opts["method"])),
@@ -163,5 +172,7 @@ def distribution_task(
             "steer": steer,
             "scale": corpus.scale.model_dump(),
             "split": split.summary,
+            # what the samples share, once (each sample stores the key)
+            "context": {"key": key, **context.log_copy()},
         },
     )

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 from inspect_ai.dataset import Sample
 
-from inspect_plural.item_records import ItemAnnotator, ItemSampleMetadata, group_key
+from inspect_plural.item_records import ItemAnnotatorKeys, ItemSampleKeys, group_key
 from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, label_sets
-from inspect_plural.records import LabelScale
+from inspect_plural.records import LabelScale, register_context
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 from inspect_plural.tasks.annotator._sample_parts import (
-    annotator_examples,
+    run_context,
     sample_input,
     training_votes,
 )
@@ -54,17 +54,6 @@ def label_set_base(scale: LabelScale) -> list[str]:
         return base if label_sets(base) == scale.labels else []
     except ValueError:
         return []
-
-
-def _own_votes(corpus: AnnotatedCorpus, split: CorpusSplit) -> dict[str, dict[str, int]]:
-    """Each test annotator's labels over all their example judgments, label -> count."""
-    counts: dict[str, Counter[str]] = {}
-    for annotator_id, item_id, label in split.examples[
-        ["annotator_id", "item_id", "label"]
-    ].itertuples(index=False):
-        label_name = corpus.scale_of(item_id).labels[int(label)]
-        counts.setdefault(str(annotator_id), Counter())[label_name] += 1
-    return {a: dict(c) for a, c in counts.items()}
 
 
 class _ItemRows:
@@ -131,6 +120,7 @@ def build_item_samples(
     max_examples: int | None = 20,
     seed: int = 42,
     with_examples: bool = False,
+    context: str | None = None,
 ) -> list[Sample]:
     """The samples of the distribution target: one per test item, in the corpus's order.
 
@@ -140,14 +130,16 @@ def build_item_samples(
         named: Whether traits are visible to methods.
         max_examples: At most this many example judgments per annotator (seeded); None: all.
         seed: Seed of that subset and of majority ties.
-        with_examples: Copy each annotator's example judgments into the item's sample
-            (only the methods that show examples need them: they would otherwise copy
-            every annotator's examples into every one of their items).
+        with_examples: Keep each annotator's example judgments in the run's context
+            (only the methods that show examples need them).
+        context: The key of the run's context, already registered; None: build and
+            register it here (with ``max_examples``, ``seed`` and ``with_examples``).
 
     Returns:
         The samples: id the item id, input the item, target its hard label (the
         release's when it ships one, else the majority of its test judgments), metadata
-        following :class:`~inspect_plural.item_records.ItemSampleMetadata`.
+        following :class:`~inspect_plural.item_records.ItemSampleKeys` (the item and its
+        annotators' traits and examples are in the run's context).
 
     """
     rows: dict[str, _ItemRows] = {}
@@ -160,12 +152,10 @@ def build_item_samples(
         entry.labels.append(int(label))
         entry.weights.append(float(weights.get(str(annotator_id), 1.0)))
     all_counts = corpus.judgments["item_id"].value_counts()
-    if with_examples:
-        examples, own_votes = annotator_examples(corpus, split, max_examples, seed)
-    else:
-        examples, own_votes = {}, _own_votes(corpus, split)
-    dumps = {a: [ex.model_dump() for ex in own] for a, own in examples.items()}
     item_counts, pool_counts = training_votes(corpus, split)
+    if context is None:
+        shared = run_context(corpus, split, pool_counts, max_examples, seed, with_examples)
+        context = register_context(shared, corpus.name)
     base = [] if corpus.item_scales else label_set_base(corpus.scale)
     samples = []
     for item_id in (i for i in corpus.items if i in rows):
@@ -184,23 +174,16 @@ def build_item_samples(
         )
         majority = _majority(counts, labels, seed, item_id)
         annotators = [
-            ItemAnnotator(
-                annotator_id=annotator_id,
-                label=labels[label],
-                traits=dict(corpus.annotators[annotator_id].traits) if named else {},
-                metric_traits=dict(corpus.annotators[annotator_id].traits),
-                weight=weight,
-                own_votes=own_votes.get(annotator_id, {}),
-            )
+            ItemAnnotatorKeys(annotator_id=annotator_id, label=labels[label], weight=weight)
             for annotator_id, label, weight in zip(entry.annotators, entry.labels, entry.weights)
         ]
         own_item = item_counts.get(item_id, {})
-        metadata: dict[str, Any] = ItemSampleMetadata(
+        metadata: dict[str, Any] = ItemSampleKeys(
             dataset=corpus.name + ("_demo" if corpus.demo else ""),
             item_id=item_id,
             scale=scale,
             demo=corpus.demo,
-            item=item,
+            context=context,
             gold=gold,
             gold_source="file" if from_file else "weighted judgments" if weights else "judgments",
             base_labels=base,
@@ -210,13 +193,9 @@ def build_item_samples(
             groups=groups,
             group_sizes=sizes,
             item_votes={labels[i]: n for i, n in own_item.items() if i < len(labels)},
-            pool_votes={labels[i]: n for i, n in pool_counts.items() if i < len(labels)},
             named=named,
             split=split.protocol,
-        ).model_dump()
-        if dumps:
-            for annotator in metadata["annotators"]:
-                annotator["training"] = dumps.get(annotator["annotator_id"], [])
+        ).model_dump(exclude={"traits", "annotator_id"})
         samples.append(
             Sample(
                 id=item_id,

@@ -1,7 +1,9 @@
 """What the samples of both targets show: the input, the example judgments, the training votes.
 
 Shared by the annotator target's samples (:mod:`._annotator_samples`) and the
-distribution target's (:mod:`._item_samples`).
+distribution target's (:mod:`._item_samples`). What the samples of one annotator or item
+share goes once into the run's :class:`~inspect_plural.records.SampleContext`
+(:func:`run_context`); each sample stores its key.
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from inspect_plural.records import Item, LabeledExample
+from inspect_plural.records import AnnotatorContext, Item, LabeledExample, SampleContext
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["annotator_examples", "sample_input", "training_votes"]
+__all__ = ["annotator_examples", "own_votes", "run_context", "sample_input", "training_votes"]
 
 
 def _votes(frame: pd.DataFrame) -> dict[str, dict[int, int]]:
@@ -92,3 +94,55 @@ def training_votes(
     if not corpus.item_scales:
         pool_counts = dict(zip(label_counts.index.astype(int).tolist(), label_counts.tolist()))
     return item_counts, pool_counts
+
+
+def own_votes(corpus: AnnotatedCorpus, split: CorpusSplit) -> dict[str, dict[str, int]]:
+    """Each test annotator's labels over all their example judgments, label -> count."""
+    counts: dict[str, Counter[str]] = {}
+    for annotator_id, item_id, label in split.examples[
+        ["annotator_id", "item_id", "label"]
+    ].itertuples(index=False):
+        label_name = corpus.scale_of(item_id).labels[int(label)]
+        counts.setdefault(str(annotator_id), Counter())[label_name] += 1
+    return {a: dict(c) for a, c in counts.items()}
+
+
+def run_context(
+    corpus: AnnotatedCorpus,
+    split: CorpusSplit,
+    pool_counts: dict[int, int],
+    max_examples: int | None,
+    seed: int,
+    with_examples: bool = True,
+) -> SampleContext:
+    """What the samples of a split share, once: items, test annotators, the pool's votes.
+
+    Args:
+        corpus: The records.
+        split: The split (its test judgments name the items and annotators).
+        pool_counts: The training pool's label index -> count (:func:`training_votes`).
+        max_examples: At most this many examples per annotator (seeded); None: all.
+        seed: Seed of that subset.
+        with_examples: Keep each annotator's example judgments (the distribution target
+            keeps them only for the methods that show examples).
+
+    Returns:
+        The context (not yet registered).
+    """
+    if with_examples:
+        examples, votes = annotator_examples(corpus, split, max_examples, seed)
+    else:
+        examples, votes = {}, own_votes(corpus, split)
+    test = split.test
+    annotators = {
+        str(a): AnnotatorContext(
+            traits=dict(corpus.annotators[str(a)].traits),
+            training=examples.get(str(a), []),
+            own_votes=votes.get(str(a), {}),
+        )
+        for a in test["annotator_id"].unique()
+    }
+    items = {str(i): corpus.items[str(i)] for i in test["item_id"].unique()}
+    labels = corpus.scale.labels
+    pool = {labels[i]: n for i, n in pool_counts.items() if i < len(labels)}
+    return SampleContext(items=items, annotators=annotators, pool_votes=pool)

@@ -17,6 +17,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from inspect_plural.errors import OptionError
+from inspect_plural.records import register_context
 from inspect_plural.scorers.perspective import (
     accuracy_by_trait,
     annotator_scorer,
@@ -46,6 +47,7 @@ from inspect_plural.tasks.annotator._options import (
     check_annotator_options,
     given_method_options,
 )
+from inspect_plural.tasks.annotator._sample_parts import run_context, training_votes
 
 __all__ = ["perspective_task"]
 
@@ -160,7 +162,15 @@ def perspective_task(
     max_examples = int(
         opts["max_examples"] if opts["max_examples"] is not None else MAX_EXAMPLES.get(method, 20)
     )
-    samples = build_samples(corpus, split, named, None if max_examples < 0 else max_examples, seed)
+    context = run_context(
+        corpus,
+        split,
+        training_votes(corpus, split)[1],
+        None if max_examples < 0 else max_examples,
+        seed,
+    )
+    key = register_context(context, corpus.name)
+    samples = build_samples(corpus, split, named, context=key)
     scales = [corpus.scale, *corpus.item_scales.values()]
     ordinal = any(s.kind == "ordinal" for s in scales)
     names = None if corpus.item_scales else list(corpus.scale.labels)
@@ -216,5 +226,7 @@ def perspective_task(
             "metrics_preset": opts["metrics_preset"],
             "scale": corpus.scale.model_dump(),
             "split": split.summary,
+            # what the samples share, once (each sample stores the key)
+            "context": {"key": key, **context.log_copy()},
         },
     )
