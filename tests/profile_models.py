@@ -31,6 +31,8 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ge
 from tests.conftest import offline_output
 
 from inspect_plural.answer_format import DistributionFormat, LabelFormat, declared_answer_format
+from inspect_plural.item_records import ItemSampleMetadata, item_sample
+from inspect_plural.records import annotator_sample
 from inspect_plural.solvers._render import render_traits
 from inspect_plural.solvers._steering import STEER_STYLES, steered_population
 
@@ -60,13 +62,12 @@ def _least(shares: Mapping[str, float], options: list[str]) -> str:
     return min(reversed(options), key=lambda o: shares.get(o, 0.0))
 
 
-def _set_shares(meta: Mapping[str, Any], options: list[str]) -> dict[str, float]:
+def _set_shares(meta: ItemSampleMetadata, options: list[str]) -> dict[str, float]:
     """The item's people's distribution over the options (label sets: their own sets)."""
-    gold: dict[str, float] = dict(meta.get("gold") or {})
-    if meta.get("base_labels"):
-        labels = [a["label"] for a in meta.get("annotators") or []]
+    if meta.base_labels:
+        labels = [a.label for a in meta.annotators]
         return {o: labels.count(o) / max(len(labels), 1) for o in options}
-    return {o: gold.get(o, 0.0) for o in options}
+    return {o: meta.gold.get(o, 0.0) for o in options}
 
 
 def _quantile_label(shares: Mapping[str, float], options: list[str], text: str) -> str:
@@ -79,10 +80,10 @@ def _quantile_label(shares: Mapping[str, float], options: list[str], text: str) 
     return max(options, key=lambda o: shares.get(o, 0.0))
 
 
-def _item(kind: Kind, fmt: Any, meta: Mapping[str, Any], text: str) -> str | None:
+def _item(kind: Kind, fmt: Any, meta: ItemSampleMetadata, text: str) -> str | None:
     if isinstance(fmt, DistributionFormat):
         shares = _set_shares(meta, fmt.options)
-        for group, dist in (meta.get("groups") or {}).items():
+        for group, dist in meta.groups.items():
             if any(steered_population(group, style) in text for style in STEER_STYLES):
                 shares = {o: dist.get(o, 0.0) for o in fmt.options}
         if kind == "anti":
@@ -101,7 +102,8 @@ def _annotator(
 ) -> str | None:
     if not isinstance(fmt, LabelFormat):
         return None
-    traits = meta.get("traits") or {}
+    # the traits live in the run's context, not in the sample's stored keys (issue 32)
+    traits = annotator_sample(meta).traits
     told = bool(traits) and render_traits(traits) in text
     if not told:
         return _label_answer(fmt, rng.choice(fmt.labels))
@@ -131,7 +133,7 @@ def _content(kind: Kind, input: list[ChatMessage]) -> str:
         meta = sample.metadata or {}
         gold = sample.target if isinstance(sample.target, str) else ""
         if meta.get("target") == "distribution":
-            answer = _item(kind, fmt, meta, text)
+            answer = _item(kind, fmt, item_sample(meta), text)
         elif "candidates" in meta:
             answer = _role(kind, fmt, gold)
         elif "annotator_id" in meta:
