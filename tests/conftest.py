@@ -18,6 +18,7 @@ from inspect_ai.model import GenerateConfig, Model, ModelAPI, ModelOutput, Model
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.scorers._values import values_of
+from inspect_plural.sources._once import forget_data_warnings
 from inspect_plural.sources.personaeval import write_personaeval_csv
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -58,6 +59,12 @@ def _persona_cache_per_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     """Each test gets an empty ``$INSPECT_PLURAL_CACHE``: persona sets and CINEMETRIC
     panels stored by one test (or by a user's earlier runs) never serve another."""
     monkeypatch.setenv("INSPECT_PLURAL_CACHE", str(tmp_path / "plural-cache"))
+
+
+@pytest.fixture(autouse=True)
+def _data_warnings_per_test() -> None:
+    """Each test sees a loader's warnings afresh (a process says each one once)."""
+    forget_data_warnings()
 
 
 @pytest.fixture(scope="session")

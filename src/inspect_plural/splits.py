@@ -18,7 +18,6 @@ processes and machines.
 
 from __future__ import annotations
 
-import logging
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from inspect_plural.sources._corpus import AnnotatedCorpus
+from inspect_plural.sources._once import data_logger
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +39,7 @@ __all__ = [
     "perseval_split",
 ]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 SplitProtocol = Literal["cinemetric", "perseval", "lewidi"]
 Adaptation = Literal["none", "train", "test"]

@@ -9,18 +9,19 @@ file and kind names how many keys disagree, of how many, with an example.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+
+from inspect_plural.sources._once import data_logger
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["dedupe_judgments", "kept_rows"]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 
 def _conflicts(keys: pd.Series | pd.DataFrame, values: pd.DataFrame) -> list[str]:

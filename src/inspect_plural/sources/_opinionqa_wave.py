@@ -16,12 +16,12 @@ an error naming its row.
 from __future__ import annotations
 
 import ast
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._dedupe import kept_rows
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources._paths import DataRowError
 from inspect_plural.sources._read import read_csv_file, require_columns
 
@@ -37,7 +37,7 @@ __all__ = [
     "read_opinionqa_wave",
 ]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 OPINIONQA_TRAITS = (
     "CREGION",

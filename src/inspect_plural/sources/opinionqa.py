@@ -34,7 +34,6 @@ asked are not judgments: they are dropped (the refusals are counted in the origi
 
 from __future__ import annotations
 
-import logging
 import re
 from importlib import resources
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus, dedupe_judgments
 from inspect_plural.sources._hub import sha256_of
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources._opinionqa_wave import (
     OPINIONQA_REFUSED,
     OPINIONQA_TRAITS,
@@ -86,7 +86,7 @@ PLACEHOLDER_SCALE = LabelScale(
     description="Placeholder: every OpinionQA question has its own scale (item_scales).",
 )
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 
 def _demo_dir() -> Path:

@@ -10,7 +10,6 @@ Expertise).
 from __future__ import annotations
 
 import csv
-import logging
 import os
 import re
 from collections.abc import Iterable
@@ -20,6 +19,7 @@ from typing import NamedTuple
 
 from inspect_plural.records import RoleCandidate, RoleItem
 from inspect_plural.sources._hub import hub_offline_reason, sha256_of
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources._paths import DataNotFoundError, DataRowError, data_folder, data_root
 from inspect_plural.sources._read import read_csv_file, require_columns
 
@@ -49,7 +49,7 @@ PERSONAEVAL_TRACKS: dict[str, tuple[str, int]] = {
 }
 """Track name -> (official file name, number of candidates)."""
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 LOCAL_SUBDIR = "personaeval"
 """Sub-folder of the data root searched for the official CSVs."""

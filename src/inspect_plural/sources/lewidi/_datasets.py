@@ -31,7 +31,6 @@ present, is read.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from inspect_plural.label_sets import NLI_LABELS, encode_label_set, label_set_sc
 from inspect_plural.records import LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources._hub import sha256_of
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources.lewidi._files import LewidiRelease, find_release
 from inspect_plural.sources.lewidi._read import read_lewidi
 from inspect_plural.sources.lewidi._record import MAIN_ANNOTATIONS
@@ -61,7 +61,7 @@ __all__ = [
     "load_varierrnli",
 ]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 ARMIS = LewidiRelease("ArMIS", 2023, "armis")
 CONVABUSE = LewidiRelease("ConvAbuse", 2023, "convabuse")

@@ -24,7 +24,6 @@ MD-Agreement file is).
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from inspect_plural.records import Annotator, Item, LabelScale
 from inspect_plural.sources._corpus import OFFICIAL_SPLITS, AnnotatedCorpus, dedupe_judgments
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources._paths import DataRowError
 from inspect_plural.sources.lewidi._files import read_json_object
 from inspect_plural.sources.lewidi._record import (
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAIN_ANNOTATIONS", "SPLIT_ALIASES", "UNKNOWN_TRAIT", "read_lewidi", "soft_key"]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 
 class _Rows:

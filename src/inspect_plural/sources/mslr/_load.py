@@ -43,7 +43,6 @@ and the loader.
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -51,6 +50,7 @@ from urllib.parse import quote
 
 from inspect_plural.records import RatedOutput
 from inspect_plural.sources._hub import cache_dir, download_file
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources._paths import DataNotFoundError, data_root, local_folder
 from inspect_plural.sources.mslr._dimensions import (
     MSLR_CONTENT_LABEL,
@@ -92,7 +92,7 @@ __all__ = [
     "sample_per_system",
 ]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 MSLR_REPO = "allenai/mslr-annotated-dataset"
 """The official GitHub repository."""

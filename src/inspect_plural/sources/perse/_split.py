@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -10,11 +9,12 @@ from typing import Any, Literal
 
 from inspect_plural.errors import UserError
 from inspect_plural.records import PersonalReview
+from inspect_plural.sources._once import data_logger
 from inspect_plural.sources.perse._common import LoadedRows
 
 __all__ = ["SPLIT_MODES", "PerseSplit", "SplitError", "SplitMode", "split_by_reviewer"]
 
-logger = logging.getLogger(__name__)
+logger = data_logger(__name__)
 
 SplitMode = Literal["auto", "seeded", "release", "all"]
 """How reviewers are split: see :func:`split_by_reviewer`."""
