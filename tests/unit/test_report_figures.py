@@ -87,3 +87,12 @@ def test_debate_figure_from_the_per_sample_scores(tmp_path: Path) -> None:
     heights = [p.get_height() for p in overall.patches]
     panel_initial = np.mean([v["pred_initial/overall"] for v, _ in rating_rows(8)])
     assert heights[0] == pytest.approx(panel_initial)
+    # one legend for the figure, below the panels, none inside a panel (it covered bars)
+    assert all(ax.get_legend() is None for ax in figure.axes)
+    [legend] = figure.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["initial", "final"]
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    box = legend.get_window_extent(renderer)
+    assert all(box.y1 <= ax.get_window_extent(renderer).y0 for ax in figure.axes)

@@ -213,7 +213,9 @@ def debate(title: str, log: LogData, path: Path | None) -> Figure | None:
         ax.set_ylabel("mean score", fontsize="small")
     for j in range(len(dims), rows * cols):
         axes[j // cols][j % cols].set_visible(False)
-    axes[0][0].legend(fontsize="small")
+    # one legend for every panel, below them: inside a panel it covered bars
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="small")
     figure.suptitle(wrap(title, width))
     if path is not None:
         save(figure, path)

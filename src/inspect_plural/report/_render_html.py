@@ -10,6 +10,7 @@ no external assets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from inspect_plural._escape import html
@@ -51,12 +52,24 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
 
 _e = html
 
+_LONG_TOKEN = re.compile(r"[^\s<>]{25,}")
+_SEPARATOR = re.compile(r"([_/.\-])")
+
+
+def _breakable(escaped: str) -> str:
+    """Escaped text whose long tokens (log names, hashes) may break after ``_ / . -``.
+
+    A narrow column otherwise breaks them at any letter (``.ev`` / ``al``); ``<wbr>``
+    offers the separators first. Applied after escaping: no entity holds a separator.
+    """
+    return _LONG_TOKEN.sub(lambda m: _SEPARATOR.sub(r"\1<wbr>", m.group(0)), escaped)
+
 
 def _cell(cell: Cell) -> str:
     if not isinstance(cell, Estimate):
         text = format_cell(cell)
         numeric = isinstance(cell, int | float) and not isinstance(cell, bool)
-        return f'<td class="num">{_e(text)}</td>' if numeric else f"<td>{_e(text)}</td>"
+        return f'<td class="num">{_e(text)}</td>' if numeric else f"<td>{_breakable(_e(text))}</td>"
     value, interval, counts = cell_parts(cell)
     classes = "num flag" if cell.flagged else "num"
     bad = " bad" if cell.flagged else ""
