@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_plural.profile._index import LogIndex, Unit, codes_of, rows_by_id
+from inspect_plural.profile._headline import stratified_headline
+from inspect_plural.profile._index import LogIndex, Unit, rows_by_id
 from inspect_plural.profile._intervals import (
     mean_value,
     paired_value,
-    stratified_mean_statistic,
 )
 from inspect_plural.profile._logs import CellLog
-from inspect_plural.profile._results import CellResult, ModeResult, Value
+from inspect_plural.profile._results import CellResult, ModeResult
 from inspect_plural.report import Bootstrap, ece_statistic
 from inspect_plural.scorers import ROLE_PRESETS
 
@@ -84,22 +84,14 @@ def role_units(
 def role_headline(index: LogIndex, boot: Bootstrap, model: str) -> ModeResult:
     """Top-1 accuracy averaged over the tracks, beside its chance level."""
     units, logs, chance = role_units(index, model)
-    keys = list(units)
-    value = (
-        paired_value(
-            boot,
-            [np.array([units[k] for k in keys]), codes_of(keys)],
-            stratified_mean_statistic,
-            f"role/{model}",
-        )
-        if keys
-        else Value(estimate=None, note="no PersonaEval track measured")
-    )
-    return ModeResult(
-        **value.model_dump(),
-        mode="role",
-        model=model,
+    return stratified_headline(
+        index,
+        boot,
+        "role",
+        model,
+        units,
+        logs,
         metric=METRIC,
         chance=chance,
-        logs=index.paths(logs),
+        empty="no PersonaEval track measured",
     )

@@ -23,14 +23,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from inspect_plural.profile._index import LogIndex, Unit, codes_of, rows_by_id
+from inspect_plural.profile._headline import stratified_headline
+from inspect_plural.profile._index import LogIndex, Unit, rows_by_id
 from inspect_plural.profile._intervals import (
     FloatArray,
     paired_value,
-    stratified_mean_statistic,
 )
 from inspect_plural.profile._logs import CellLog
-from inspect_plural.profile._results import CellResult, ModeResult, Value
+from inspect_plural.profile._results import CellResult, ModeResult
 from inspect_plural.report import Bootstrap, macro_f1_statistic
 
 __all__ = ["COMPARISONS", "steerable_units", "steering_cells", "steering_headline"]
@@ -127,22 +127,14 @@ def steerable_units(index: LogIndex, model: str) -> tuple[dict[Unit, float], lis
 def steering_headline(index: LogIndex, boot: Bootstrap, model: str) -> ModeResult:
     """The model's accuracy gain, averaged over datasets (chance 0)."""
     units, used = steerable_units(index, model)
-    keys = list(units)
-    value = (
-        paired_value(
-            boot,
-            [np.array([units[u] for u in keys]), codes_of(keys)],
-            stratified_mean_statistic,
-            f"steerable/{model}",
-        )
-        if keys
-        else Value(estimate=None, note="no steering comparison measured")
-    )
-    return ModeResult(
-        **value.model_dump(),
-        mode="steerable",
-        model=model,
+    return stratified_headline(
+        index,
+        boot,
+        "steerable",
+        model,
+        units,
+        used,
         metric=METRIC,
         chance=0.0,
-        logs=index.paths(used),
+        empty="no steering comparison measured",
     )
