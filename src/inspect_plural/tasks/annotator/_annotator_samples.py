@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from inspect_ai.dataset import Sample
 
-from inspect_plural.records import Annotator, Item, LabelScale, register_context
+from inspect_plural.records import Annotator, Item, LabelScale, compact, register_context
 from inspect_plural.scorers.perspective import TRAIT_KEY
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
@@ -67,7 +67,7 @@ def record_to_sample(
         "dataset": corpus.name + ("_demo" if corpus.demo else ""),
         "item_id": item.id,
         "annotator_id": annotator.id,
-        "scale": given.get("scale") or scale.model_dump(),
+        "scale": given.get("scale") or scale.model_dump(exclude_none=True),
         "demo": corpus.demo,
         "context": context,
         "metric_traits": given.get("metric_traits") or dict(annotator.traits),
@@ -75,6 +75,7 @@ def record_to_sample(
         "named": named,
         "split": split,
     }
+    metadata = compact(metadata)
     for dim in corpus.trait_dimensions:
         metadata[TRAIT_KEY.format(dim)] = annotator.traits.get(dim) or "UNK"
     return Sample(
@@ -147,7 +148,7 @@ def build_samples(
             }
         if annotator_id not in traits:
             traits[annotator_id] = dict(annotator.traits)
-        dump = scales.setdefault(id(scale), scale.model_dump())
+        dump = scales.setdefault(id(scale), scale.model_dump(exclude_none=True))
         samples.append(
             record_to_sample(
                 corpus,

@@ -22,7 +22,7 @@ from inspect_ai.dataset import Sample
 
 from inspect_plural.item_records import ItemAnnotatorKeys, ItemSampleKeys, group_key
 from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, label_sets
-from inspect_plural.records import LabelScale, register_context
+from inspect_plural.records import LabelScale, compact, register_context
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 from inspect_plural.tasks.annotator._sample_parts import (
@@ -195,13 +195,13 @@ def build_item_samples(
             item_votes={labels[i]: n for i, n in own_item.items() if i < len(labels)},
             named=named,
             split=split.protocol,
-        ).model_dump(exclude={"traits", "annotator_id"})
+        ).model_dump(exclude={"traits", "annotator_id"}, exclude_none=True)
         samples.append(
             Sample(
                 id=item_id,
                 input=sample_input(item),
                 target=corpus.item_hard_labels.get(item_id) or majority,
-                metadata=metadata,
+                metadata=compact(metadata),
             )
         )
     return samples
