@@ -17,7 +17,6 @@ import numpy as np
 from inspect_ai.dataset import Sample
 
 from inspect_plural.records import Annotator, Item, LabelScale, compact, register_context
-from inspect_plural.scorers.perspective import TRAIT_KEY
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
 from inspect_plural.tasks.annotator._sample_parts import run_context, sample_input, training_votes
@@ -58,7 +57,7 @@ def record_to_sample(
     Returns:
         The sample: id ``<annotator>:<item>``, input the item content, target the gold
         label; metadata follows :class:`~inspect_plural.records.AnnotatorSampleKeys`
-        plus one ``trait:<dimension>`` key per trait dimension (for grouped metrics).
+        (the traits once, in ``metric_traits``; keys at their default left out).
 
     """
     scale = corpus.scale_of(item.id)
@@ -75,14 +74,11 @@ def record_to_sample(
         "named": named,
         "split": split,
     }
-    metadata = compact(metadata)
-    for dim in corpus.trait_dimensions:
-        metadata[TRAIT_KEY.format(dim)] = annotator.traits.get(dim) or "UNK"
     return Sample(
         id=f"{annotator.id}:{item.id}",
         input=sample_input(item),
         target=scale.labels[label],
-        metadata=metadata,
+        metadata=compact(metadata),
     )
 
 
