@@ -224,7 +224,7 @@ _STORED_KEYS = set(AnnotatorSampleKeys.model_fields) - {"traits"}
 
 
 OMITTED_AT_DEFAULT = frozenset(
-    {"demo", "item_votes", "base_labels", "hard_label", "groups", "group_sizes"}
+    {"demo", "item_votes", "base_labels", "hard_label", "groups"}
 )
 """Stored keys a sample leaves out while they hold their default (False, None, empty)."""
 
