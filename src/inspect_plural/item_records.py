@@ -126,8 +126,8 @@ class ItemSampleKeys(SampleMetadata):
             (weighted), ties broken by a draw seeded with the task seed and the item.
         annotators: The item's test annotators, each with their own label.
         groups: Trait group (``<dimension>=<value>``) -> its label distribution on this
-            item over the scale's labels (weighted), for groups among the annotators.
-        group_sizes: Trait group -> how many of the item's annotators belong to it.
+            item over the scale's labels (weighted), for groups among the annotators
+            (a group's size: count its members in ``annotators``; not stored, issue 32).
         item_votes: The training pool's labels of this item, label -> count.
         named: Whether traits are visible to methods.
         split: The split protocol.
@@ -143,7 +143,6 @@ class ItemSampleKeys(SampleMetadata):
     majority_label: str | None = None
     annotators: Sequence[ItemAnnotatorKeys] = Field(default_factory=list)
     groups: dict[str, dict[str, float]] = Field(default_factory=dict)
-    group_sizes: dict[str, int] = Field(default_factory=dict)
     item_votes: dict[str, int] = Field(default_factory=dict)
     named: bool = True
     split: str = ""

@@ -270,6 +270,9 @@ class Prediction(StoredRecord):
 
     sparse_fields: ClassVar[frozenset[str]] = frozenset(
         {
+            "distribution",
+            "answers",
+            "model_calls",
             "score",
             "error",
             "renormalised",

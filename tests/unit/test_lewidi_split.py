@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conftest import SHARED_DATA
 
-from inspect_plural.records import Annotator, Item, LabelScale
+from inspect_plural.records import Annotator, AnnotatorSampleKeys, Item, LabelScale
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.sources.lewidi import load_csc, load_mp, load_paraphrase, load_varierrnli
 from inspect_plural.splits import lewidi_split
@@ -122,7 +122,8 @@ def test_dev_is_the_pool_without_train_and_samples_build() -> None:
     assert len(samples) == len(split.test)
     by_id = {s.id: s for s in samples}
     meta = by_id[next(iter(by_id))].metadata
-    assert meta["split"] == "lewidi" and meta["item_votes"] == {}  # nobody's test label leaks
+    stored = AnnotatorSampleKeys.model_validate(meta)
+    assert stored.split == "lewidi" and stored.item_votes == {}  # nobody's test label leaks
 
 
 def test_varierrnli_items_sharing_a_raw_id_stay_apart() -> None:

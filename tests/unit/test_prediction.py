@@ -79,11 +79,16 @@ def test_sparse_fields_at_their_default_stay_out_of_the_store() -> None:
     Prediction(store=Store(), method="second").write_to(store)
     assert "Prediction:rationale" not in store and "Prediction:tokens" not in store
     assert "Prediction:error" not in store and "Prediction:panels" not in store
-    # the fields every reader looks at are always there, default or not
+    # what says whether and what it answered is always there, default or not
     assert store.get("Prediction:parse_ok") is False and store.get("Prediction:label") is None
-    assert store.get("Prediction:answers") == [] and store.get("Prediction:model_calls") == 0
+    # a 0-call method's empty answers, call count and distribution are not (issue 32:
+    # each stored key costs every sample three logged changes); reads give the defaults
+    for name in ("answers", "model_calls", "distribution"):
+        assert f"Prediction:{name}" not in store
     snapshot = Prediction.read(store)
     assert (snapshot.method, snapshot.rationale, snapshot.tokens) == ("second", None, 0)
+    assert (snapshot.answers, snapshot.model_calls, snapshot.distribution) == ([], 0, None)
+    assert Prediction(store=store).model_calls == 0 and Prediction(store=store).answers == []
     assert Prediction(store=store).rationale is None
 
 

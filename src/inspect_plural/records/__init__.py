@@ -35,6 +35,7 @@ from inspect_plural.records._perse import (
 from inspect_plural.records._rating import RatedOutput, RatingDimension
 from inspect_plural.records._role import RoleCandidate, RoleExample, RoleItem
 from inspect_plural.records._sample_metadata import (
+    OMITTED_AT_DEFAULT,
     AnnotatorSampleKeys,
     AnnotatorSampleMetadata,
     PairSampleMetadata,
@@ -42,9 +43,11 @@ from inspect_plural.records._sample_metadata import (
     ReviewSampleMetadata,
     RoleSampleMetadata,
     SampleMetadata,
+    compact,
 )
 
 __all__ = [
+    "OMITTED_AT_DEFAULT",
     "AnnotatorContext",
     "AnnotatorSampleKeys",
     "AnnotatorSampleMetadata",
@@ -72,6 +75,7 @@ __all__ = [
     "ScoredReview",
     "TrainingFactors",
     "annotator_sample",
+    "compact",
     "register_context",
     "sample_context",
 ]

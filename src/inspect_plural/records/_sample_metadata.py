@@ -21,6 +21,7 @@ from inspect_plural.records._rating import RatedOutput, RatingDimension
 from inspect_plural.records._role import RoleCandidate, RoleExample
 
 __all__ = [
+    "OMITTED_AT_DEFAULT",
     "AnnotatorSampleKeys",
     "AnnotatorSampleMetadata",
     "PairSampleMetadata",
@@ -28,6 +29,7 @@ __all__ = [
     "ReviewSampleMetadata",
     "RoleSampleMetadata",
     "SampleMetadata",
+    "compact",
 ]
 
 
@@ -219,3 +221,28 @@ class PairSampleMetadata(SampleMetadata):
 
 _STORED_KEYS = set(AnnotatorSampleKeys.model_fields) - {"traits"}
 """The fields an annotator-level sample stores (traits follow from ``named``)."""
+
+
+OMITTED_AT_DEFAULT = frozenset(
+    {"demo", "item_votes", "base_labels", "hard_label", "groups"}
+)
+"""Stored keys a sample leaves out while they hold their default (False, None, empty)."""
+
+
+def compact(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A sample's stored metadata without the keys that read back as their default anyway.
+
+    Inspect copies a sample's metadata into its ``sample_init`` event, its summary and
+    each solver step's state snapshot, walking every key each time; keys at their
+    default (:data:`OMITTED_AT_DEFAULT`: False, None, empty) cost that and say nothing,
+    since validating the metadata with its schema restores them. (A scale is stored
+    without its unset fields for the same reason: ``LabelScale.model_dump(
+    exclude_none=True)``.)
+
+    Args:
+        metadata: The metadata as the schema dumps it.
+
+    Returns:
+        A new dict without those keys.
+    """
+    return {k: v for k, v in metadata.items() if v or k not in OMITTED_AT_DEFAULT}

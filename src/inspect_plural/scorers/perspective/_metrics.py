@@ -9,11 +9,11 @@ default, every breakdown with ``level="full"``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
 
 import numpy as np
-from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, grouped, metric
+from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, metric
 from pydantic import BaseModel, ConfigDict
 
 from inspect_plural.scorers._cost import cost
@@ -53,13 +53,14 @@ __all__ = [
     "resolve_perspective_config",
     "text_macro_f1",
     "trait_macro_f1",
+    "trait_value",
     "within_one",
 ]
 
 Failures = Literal["wrong", "drop"]
 
 TRAIT_KEY = "trait:{}"
-"""Flat metadata key of each trait dimension, for Inspect's ``grouped`` metrics."""
+"""Flat metadata key of a trait dimension, read by :func:`trait_value` (samples built by hand)."""
 Level = Literal["global", "annotator", "text"]
 
 
@@ -295,27 +296,44 @@ def prf_trait(preset: str = "default", names: list[str] | None = None) -> Metric
     return compute
 
 
+def trait_value(metadata: Mapping[str, Any], dimension: str) -> str:
+    """A sample's value of a trait dimension (``UNK`` when the annotator has none).
+
+    Its ``trait:<dimension>`` key, else its ``metric_traits``: annotator samples store
+    the traits once, in ``metric_traits`` (issue 32); samples built by hand may carry
+    the flat key instead.
+    """
+    key = TRAIT_KEY.format(dimension)
+    if key in metadata:
+        return str(metadata[key])
+    traits = metadata.get("metric_traits") or {}
+    return str(traits.get(dimension) or "UNK")
+
+
 @metric
 def accuracy_by_trait(
     dimensions: list[str],
     failures: Failures = "wrong",
     skip_values: list[str] | None = None,
 ) -> Metric:
-    """Accuracy per trait value, keys ``accuracy/<dimension>=<value>`` (Inspect's ``grouped``)."""
-    per_dimension = {
-        dim: grouped(accuracy(failures), TRAIT_KEY.format(dim), all=False) for dim in dimensions
-    }
+    """Accuracy per trait value, keys ``accuracy/<dimension>=<value>``.
 
+    Groups as Inspect's ``grouped(accuracy, all=False)`` does (in order of first
+    appearance), by :func:`trait_value`; values in ``skip_values`` form no group.
+    """
+    per_group = cast(MetricProtocol, accuracy(failures))
     skip = set(skip_values if skip_values is not None else ("", "UNK"))
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         result: dict[str, float] = {}
-        for dim, grouped_metric in per_dimension.items():
-            key = TRAIT_KEY.format(dim)
-            known = [s for s in scores if (s.sample_metadata or {}).get(key, "") not in skip]
-            values = cast(MetricProtocol, grouped_metric)(known) if known else {}
-            if isinstance(values, dict):
-                result.update({f"accuracy/{dim}={k}": float(v or 0.0) for k, v in values.items()})
+        for dim in dimensions:
+            groups: dict[str, list[SampleScore]] = {}
+            for score in scores:
+                value = trait_value(score.sample_metadata or {}, dim)
+                if value not in skip:
+                    groups.setdefault(value, []).append(score)
+            for value, members in groups.items():
+                result[f"accuracy/{dim}={value}"] = float(cast(float, per_group(members)) or 0.0)
         return result
 
     return compute

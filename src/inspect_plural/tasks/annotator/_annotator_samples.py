@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from inspect_ai.dataset import Sample
 
-from inspect_plural.records import Annotator, Item, LabelScale, register_context
-from inspect_plural.scorers.perspective import TRAIT_KEY
+from inspect_plural.records import Annotator, Item, LabelScale, compact, register_context
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
 from inspect_plural.tasks.annotator._sample_parts import run_context, sample_input, training_votes
@@ -58,7 +57,7 @@ def record_to_sample(
     Returns:
         The sample: id ``<annotator>:<item>``, input the item content, target the gold
         label; metadata follows :class:`~inspect_plural.records.AnnotatorSampleKeys`
-        plus one ``trait:<dimension>`` key per trait dimension (for grouped metrics).
+        (the traits once, in ``metric_traits``; keys at their default left out).
 
     """
     scale = corpus.scale_of(item.id)
@@ -67,7 +66,7 @@ def record_to_sample(
         "dataset": corpus.name + ("_demo" if corpus.demo else ""),
         "item_id": item.id,
         "annotator_id": annotator.id,
-        "scale": given.get("scale") or scale.model_dump(),
+        "scale": given.get("scale") or scale.model_dump(exclude_none=True),
         "demo": corpus.demo,
         "context": context,
         "metric_traits": given.get("metric_traits") or dict(annotator.traits),
@@ -75,13 +74,11 @@ def record_to_sample(
         "named": named,
         "split": split,
     }
-    for dim in corpus.trait_dimensions:
-        metadata[TRAIT_KEY.format(dim)] = annotator.traits.get(dim) or "UNK"
     return Sample(
         id=f"{annotator.id}:{item.id}",
         input=sample_input(item),
         target=scale.labels[label],
-        metadata=metadata,
+        metadata=compact(metadata),
     )
 
 
@@ -147,7 +144,7 @@ def build_samples(
             }
         if annotator_id not in traits:
             traits[annotator_id] = dict(annotator.traits)
-        dump = scales.setdefault(id(scale), scale.model_dump())
+        dump = scales.setdefault(id(scale), scale.model_dump(exclude_none=True))
         samples.append(
             record_to_sample(
                 corpus,

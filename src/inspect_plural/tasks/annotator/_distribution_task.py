@@ -134,7 +134,7 @@ def distribution_task(
     samples = build_item_samples(corpus, split, named, context=key)
     official = LEWIDI_METRICS.get(corpus.name)
     return Task(
-        setup=model_check(str(opts["method"])),
+        setup=model_check(str(opts["method"]), scorers_call_models=False),
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
         solver=solver,
         scorer=distribution_scorer(

@@ -14,7 +14,6 @@ survey weight when the data ships weights (OpinionQA).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,7 @@ from inspect_ai.dataset import Sample
 
 from inspect_plural.item_records import ItemAnnotatorKeys, ItemSampleKeys, group_key
 from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, label_sets
-from inspect_plural.records import LabelScale, register_context
+from inspect_plural.records import LabelScale, compact, register_context
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 from inspect_plural.tasks.annotator._sample_parts import (
@@ -67,25 +66,22 @@ class _ItemRows:
 
 def _group_distributions(
     corpus: AnnotatedCorpus, rows: _ItemRows, labels: list[str]
-) -> tuple[dict[str, dict[str, float]], dict[str, int]]:
+) -> dict[str, dict[str, float]]:
     """Each trait group's (weighted) label distribution among an item's annotators."""
     totals: dict[str, np.ndarray] = {}
-    sizes: Counter[str] = Counter()
     for annotator_id, label, weight in zip(rows.annotators, rows.labels, rows.weights):
         traits = corpus.annotators[annotator_id].traits
         for dimension in corpus.trait_dimensions:
             value = traits.get(dimension) or ""
             if value in SKIPPED_TRAIT_VALUES:
                 continue
-            key = group_key(dimension, value)
-            totals.setdefault(key, np.zeros(len(labels)))[label] += weight
-            sizes[key] += 1
+            totals.setdefault(group_key(dimension, value), np.zeros(len(labels)))[label] += weight
     groups = {}
     for key, counts in totals.items():
         total = float(counts.sum())
         shares = counts / total if total > 0 else np.full(len(labels), 1.0 / len(labels))
         groups[key] = dict(zip(labels, shares.tolist()))
-    return groups, dict(sizes)
+    return groups
 
 
 def _majority(counts: np.ndarray, labels: list[str], seed: int, item_id: str) -> str:
@@ -169,9 +165,7 @@ def build_item_samples(
         )
         whole = len(entry.annotators) == int(all_counts.get(item_id, 0))
         gold, from_file = _gold(corpus, item_id, shares, labels, base, whole)
-        groups, sizes = (
-            _group_distributions(corpus, entry, labels) if corpus.trait_dimensions else ({}, {})
-        )
+        groups = _group_distributions(corpus, entry, labels) if corpus.trait_dimensions else {}
         majority = _majority(counts, labels, seed, item_id)
         annotators = [
             ItemAnnotatorKeys(annotator_id=annotator_id, label=labels[label], weight=weight)
@@ -191,17 +185,16 @@ def build_item_samples(
             majority_label=majority,
             annotators=annotators,
             groups=groups,
-            group_sizes=sizes,
             item_votes={labels[i]: n for i, n in own_item.items() if i < len(labels)},
             named=named,
             split=split.protocol,
-        ).model_dump(exclude={"traits", "annotator_id"})
+        ).model_dump(exclude={"traits", "annotator_id"}, exclude_none=True)
         samples.append(
             Sample(
                 id=item_id,
                 input=sample_input(item),
                 target=corpus.item_hard_labels.get(item_id) or majority,
-                metadata=metadata,
+                metadata=compact(metadata),
             )
         )
     return samples

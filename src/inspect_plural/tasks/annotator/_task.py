@@ -192,7 +192,7 @@ def perspective_task(
     # together: keep the row of the modal prediction; the paper's runs are averaged
     reducer = run_mean() if settings.epochs > 1 else modal_row()
     return Task(
-        setup=model_check(method),
+        setup=model_check(method, scorers_call_models=False),
         dataset=MemoryDataset(samples, name=corpus.name + ("_demo" if corpus.demo else "")),
         solver=solver,
         scorer=annotator_scorer(distribution=answer_format == "distribution"),
