@@ -24,7 +24,7 @@ from inspect_plural.profile._tasks import PROFILE_KEY
 from inspect_plural.report._parallel import default_jobs, run_all
 from inspect_plural.scorers._values import values_of
 
-__all__ = ["NONE_MODEL", "CellLog", "Row", "read_profile_logs", "read_rows"]
+__all__ = ["NONE_MODEL", "CellLog", "Row", "find_profile_logs", "read_profile_logs", "read_rows"]
 
 NONE_MODEL = "none/none"
 """The model of a cell that makes no call (a baseline, shared by every model)."""
@@ -157,17 +157,15 @@ def _header(info: EvalLogInfo) -> tuple[str, EvalSpec]:
     return header
 
 
-def read_profile_logs(log_dir: str | Path, warn: Warn, jobs: int | None = None) -> list[CellLog]:
-    """Every profile log under a directory: the latest finished one per (cell, model).
+def find_profile_logs(log_dir: str | Path, warn: Warn) -> list[CellLog]:
+    """The logs the profile reads: the latest finished one per (cell, model), without rows.
 
     Args:
         log_dir: The directory (searched recursively).
         warn: Called with a note for every log left out.
-        jobs: Worker processes reading the logs (default: the CPUs, at most 4; the
-            report's pool).
 
     Returns:
-        The logs with their rows, in profile order of their cells.
+        The logs (headers only), in profile order of their cells.
     """
     root = Path(log_dir)
     kept: dict[tuple[str, str], CellLog] = {}
@@ -195,7 +193,22 @@ def read_profile_logs(log_dir: str | Path, warn: Warn, jobs: int | None = None) 
             log = newer
         kept[key] = log
     order = {cell.key: i for i, cell in enumerate(CELLS)}
-    logs = sorted(kept.values(), key=lambda x: (order[x.cell.key], x.model))
+    return sorted(kept.values(), key=lambda x: (order[x.cell.key], x.model))
+
+
+def read_profile_logs(log_dir: str | Path, warn: Warn, jobs: int | None = None) -> list[CellLog]:
+    """Every profile log under a directory: the latest finished one per (cell, model).
+
+    Args:
+        log_dir: The directory (searched recursively).
+        warn: Called with a note for every log left out.
+        jobs: Worker processes reading the logs (default: the CPUs, at most 4; the
+            report's pool).
+
+    Returns:
+        The logs with their rows, in profile order of their cells.
+    """
+    logs = find_profile_logs(log_dir, warn)
     rows = run_all(lambda i: read_rows(logs[i].path), len(logs), jobs or default_jobs())
     for log, log_rows in zip(logs, rows):
         log.rows = log_rows
