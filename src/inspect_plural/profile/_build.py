@@ -14,7 +14,9 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +24,7 @@ from inspect_plural.profile._cells import MODES, Mode
 from inspect_plural.profile._distributional import (
     SkillUnits,
     distribution_cells,
+    distribution_groups,
     distribution_units,
     skill_headline,
 )
@@ -31,7 +34,7 @@ from inspect_plural.profile._intervals import (
     skill_difference_statistic,
     stratified_mean_statistic,
 )
-from inspect_plural.profile._jury import jury_cells, jury_headline, jury_units
+from inspect_plural.profile._jury import jury_cells, jury_groups, jury_headline, jury_units
 from inspect_plural.profile._logs import NONE_MODEL, CellLog, read_profile_logs
 from inspect_plural.profile._opinionqa import representativeness_cell, steerability_cell
 from inspect_plural.profile._results import CellResult, Difference, ModeResult, Profile, Value
@@ -39,6 +42,7 @@ from inspect_plural.profile._role import role_cells, role_headline, role_units
 from inspect_plural.profile._steerable import steerable_units, steering_cells, steering_headline
 from inspect_plural.profile._tasks import CELLS_FILE
 from inspect_plural.report import Bootstrap
+from inspect_plural.report._parallel import default_jobs, run_all
 
 __all__ = ["CELLS_FILE", "NoProfileLogsError", "build_profile", "read_cell_notes", "run_notes"]
 
@@ -126,20 +130,43 @@ def _summary(index: LogIndex, boot: Bootstrap, model: str) -> dict[Mode, ModeRes
     }
 
 
-def _cells(index: LogIndex, boot: Bootstrap, models: Sequence[str]) -> dict[Mode, list[CellResult]]:
-    cells: dict[Mode, list[CellResult]] = {mode: [] for mode in MODES}
+def _model_cells(index: LogIndex, boot: Bootstrap, model: str) -> list[CellResult]:
+    """A model's steering, OpinionQA and role figures (its panels and LeWiDi rows apart)."""
+    cells = steering_cells(index, boot, model)
+    cells += [c for c in (steerability_cell(index, boot, model),) if c is not None]
+    cells += [c for c in (representativeness_cell(index, boot, model),) if c is not None]
+    return cells + role_cells(index, boot, model)
+
+
+def _compute(
+    index: LogIndex, boot: Bootstrap, models: Sequence[str], jobs: int
+) -> tuple[dict[str, dict[Mode, ModeResult]], dict[Mode, list[CellResult]], list[Difference]]:
+    """Every headline, cell and difference, as independent pieces in worker processes.
+
+    Each interval's generator is seeded from its own key, so the pieces give the same
+    numbers in any process and order. The item skill units every piece shares are
+    computed once, here, before the workers fork.
+    """
     for model in models:
-        cells["steerable"] += steering_cells(index, boot, model)
-        steering = steerability_cell(index, boot, model)
-        if steering is not None:
-            cells["steerable"].append(steering)
-        rep = representativeness_cell(index, boot, model)
-        if rep is not None:
-            cells["distributional"].append(rep)
-        cells["jury"] += jury_cells(index, boot, model)
-        cells["role"] += role_cells(index, boot, model)
-    cells["distributional"] = distribution_cells(index, boot, models) + cells["distributional"]
-    return cells
+        distribution_units(index, model)
+        jury_units(index, model)
+    groups = distribution_groups(index)
+    work: list[Callable[[], Any]] = [partial(_summary, index, boot, m) for m in models]
+    work += [partial(distribution_cells, index, boot, models, [g]) for g in groups]
+    work += [partial(_model_cells, index, boot, m) for m in models]
+    work += [partial(jury_cells, index, boot, m, [g]) for m in models for g in jury_groups(index)]
+    work.append(partial(_differences, index, boot, models))
+    done = run_all(lambda i: work[i](), len(work), jobs)
+    m, g = len(models), len(groups)
+    summaries = dict(zip(models, done[:m]))
+    lewidi = [c for part in done[m : m + g] for c in part]
+    per_model = [c for part in done[m + g : m + g + m] for c in part]
+    cells: dict[Mode, list[CellResult]] = {mode: [] for mode in MODES}
+    for cell in per_model:
+        cells[cell.mode].append(cell)
+    cells["distributional"] = lewidi + cells["distributional"]
+    cells["jury"] = [c for part in done[m + g + m : -1] for c in part]
+    return summaries, cells, done[-1]
 
 
 def build_profile(
@@ -148,6 +175,7 @@ def build_profile(
     models: Sequence[str] | None = None,
     seed: int = 42,
     resamples: int = 2000,
+    jobs: int | None = None,
 ) -> Profile:
     """The profile of the models whose logs are in a directory.
 
@@ -158,6 +186,8 @@ def build_profile(
             was given them, then any other model the logs have).
         seed: The bootstrap seed.
         resamples: Bootstrap resamples per interval.
+        jobs: Worker processes reading the logs and computing the figures (default:
+            the CPUs, at most 4; 1: in this process).
 
     Returns:
         The profile.
@@ -166,7 +196,7 @@ def build_profile(
         NoProfileLogsError: No profile log in the directory.
     """
     root = Path(log_dir)
-    logs = read_profile_logs(root, warn)
+    logs = read_profile_logs(root, warn, jobs)
     if not logs:
         raise NoProfileLogsError(
             f"{root}: no log written by `inspect-plural profile run` (logs whose task metadata "
@@ -179,14 +209,14 @@ def build_profile(
     shown = order + [m for m in found if m not in order]
     index = LogIndex(logs, shown)
     boot = Bootstrap(seed=seed, resamples=resamples)
-    per_model = {m: _summary(index, boot, m) for m in shown}
+    per_model, cells, differences = _compute(index, boot, shown, jobs or default_jobs())
     return Profile(
         demo=any(log.demo for log in logs),
         models=shown,
         budgets=sorted({log.budget for log in logs}),
         summary={mode: {m: per_model[m][mode] for m in shown} for mode in MODES},
-        cells=_cells(index, boot, shown),
-        differences=_differences(index, boot, shown),
+        cells=cells,
+        differences=differences,
         not_measured=[nm for mode in MODES for nm in index.missing(mode, notes)],
         notes=run_notes(logs),
     )

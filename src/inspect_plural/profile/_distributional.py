@@ -38,6 +38,7 @@ __all__ = [
     "BASELINES",
     "SkillUnits",
     "distribution_cells",
+    "distribution_groups",
     "distribution_units",
     "skill_headline",
     "skill_units",
@@ -112,14 +113,20 @@ def _row_result(
     )
 
 
-def _groups(index: LogIndex) -> list[str]:
+def distribution_groups(index: LogIndex) -> list[str]:
+    """The LeWiDi datasets, in profile order."""
     return [c.group for c in index.cells("distributional", "judge")]
 
 
-def distribution_cells(index: LogIndex, boot: Bootstrap, models: Sequence[str]) -> list[CellResult]:
-    """Per dataset: each model's row, then the baselines' (each once)."""
+def distribution_cells(
+    index: LogIndex,
+    boot: Bootstrap,
+    models: Sequence[str],
+    groups: Sequence[str] | None = None,
+) -> list[CellResult]:
+    """Per dataset (every one, or ``groups``): each model's row, then the baselines'."""
     results = []
-    for group in _groups(index):
+    for group in distribution_groups(index) if groups is None else groups:
         uniform_cell = index.cell("distributional", group, "uniform")
         uniform = rows_by_id(index.get(uniform_cell, NONE_MODEL)) if uniform_cell else {}
         judge = index.cell("distributional", group, "judge")
@@ -165,7 +172,7 @@ def distribution_units(index: LogIndex, model: str) -> tuple[SkillUnits, list[Ce
     """The model's ``distribution_judge`` items on every dataset, for the headline."""
     units: SkillUnits = {}
     logs = []
-    for group in _groups(index):
+    for group in distribution_groups(index):
         cell = index.cell("distributional", group, "judge")
         log = index.get(cell, model) if cell else None
         logs.append(log)

@@ -17,6 +17,8 @@ the formula (it decreases as the correlation grows).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from inspect_plural.profile._distributional import (
@@ -43,7 +45,7 @@ from inspect_plural.profile._skill import distance_key
 from inspect_plural.report import Bootstrap
 from inspect_plural.scorers._agreement import AlphaLevel
 
-__all__ = ["ALPHA_RESAMPLES", "jury_cells", "jury_headline", "jury_units"]
+__all__ = ["ALPHA_RESAMPLES", "jury_cells", "jury_groups", "jury_headline", "jury_units"]
 
 ALPHA_RESAMPLES = 200
 """Bootstrap resamples of alpha's interval (each runs the alpha computation once)."""
@@ -117,10 +119,19 @@ def _cell(index: LogIndex, boot: Bootstrap, log: CellLog, model: str) -> CellRes
     )
 
 
-def jury_cells(index: LogIndex, boot: Bootstrap, model: str) -> list[CellResult]:
-    """Each panel dataset's figures for one model."""
+def jury_groups(index: LogIndex) -> list[str]:
+    """The panel datasets, in profile order."""
+    return [cell.group for cell in index.cells("jury", "panel")]
+
+
+def jury_cells(
+    index: LogIndex, boot: Bootstrap, model: str, groups: Sequence[str] | None = None
+) -> list[CellResult]:
+    """Each panel dataset's figures for one model (only ``groups``, when given)."""
     out = []
     for cell in index.cells("jury", "panel"):
+        if groups is not None and cell.group not in groups:
+            continue
         log = index.get(cell, model)
         if log is not None and rows_by_id(log):
             out.append(_cell(index, boot, log, model))

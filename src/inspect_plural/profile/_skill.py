@@ -69,12 +69,17 @@ def item_distances(rows: Sequence[Row], predictions: Sequence[Row]) -> FloatArra
         return np.zeros(0)
     gold = np.array([_vectors(row)[0] for row in rows])
     predicted = np.array([_vectors(other)[1] for other in predictions])
-    if rows[0].base_labels:
+    return _distances(rows[0], gold, predicted)
+
+
+def _distances(row: Row, gold: FloatArray, predicted: FloatArray) -> FloatArray:
+    """Row-wise distances of gold and predicted vectors on the scale of ``row``."""
+    if row.base_labels:
         return np.array(
             [multilabel_manhattan_distance([t], [p]) for t, p in zip(gold, predicted)],
             dtype=float,
         )
-    if distance_key(rows[0]) == "wasserstein":
+    if distance_key(row) == "wasserstein":
         return np.asarray(wasserstein_per_item(gold, predicted), dtype=float)
     return np.asarray(manhattan_per_item(gold, predicted), dtype=float)
 
@@ -96,11 +101,13 @@ def shuffled_reference(rows: Sequence[Row]) -> FloatArray:
     if n < 2:
         return np.full(n, np.nan)
     order = sorted(range(n), key=lambda i: _rank(rows[i]))
-    ranked = [rows[i] for i in order]
+    vectors = [_vectors(rows[i]) for i in order]  # once per row, not once per shift
+    gold = np.array([v[0] for v in vectors])
+    predicted = np.array([v[1] for v in vectors])
     shifts = range(1, min(SHIFTS, n - 1) + 1)
     total = np.zeros(n)
-    for k in shifts:
-        total += item_distances(ranked, ranked[k:] + ranked[:k])
+    for k in shifts:  # ranked[k:] + ranked[:k]: the prediction k items further on
+        total += _distances(rows[order[0]], gold, np.roll(predicted, -k, axis=0))
     reference = np.empty(n)
     reference[order] = total / len(shifts)
     return reference
