@@ -299,9 +299,8 @@ def prf_trait(preset: str = "default", names: list[str] | None = None) -> Metric
 def trait_value(metadata: Mapping[str, Any], dimension: str) -> str:
     """A sample's value of a trait dimension (``UNK`` when the annotator has none).
 
-    Its ``trait:<dimension>`` key, else its ``metric_traits``: annotator samples store
-    the traits once, in ``metric_traits`` (issue 32); samples built by hand may carry
-    the flat key instead.
+    Its ``trait:<dimension>`` key (samples built by hand), else its ``metric_traits``,
+    where annotator samples store their traits once (issue 32).
     """
     key = TRAIT_KEY.format(dimension)
     if key in metadata:
