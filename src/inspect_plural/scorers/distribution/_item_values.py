@@ -37,7 +37,7 @@ from inspect_plural.scorers.distribution._lewidi import (
     wasserstein_distance,
 )
 from inspect_plural.scorers.distribution._representativeness import (
-    js_representativeness,
+    js_representativeness_rows,
     representativeness,
 )
 
@@ -191,12 +191,6 @@ def _perspectivist(
     return {"error_rate": error_rate([gold], [shown], config.decimals)}
 
 
-def _representative(p: np.ndarray, group: np.ndarray, support: list[float] | None) -> float:
-    if support is not None:
-        return representativeness([p], [group], [support])
-    return js_representativeness([p], [group])
-
-
 def _support(metadata: ItemSampleKeys) -> list[float] | None:
     """Where representativeness measures distances (None: Jensen-Shannon instead).
 
@@ -218,18 +212,47 @@ def _groups(
 ) -> dict[str, float]:
     labels = metadata.labels
     ordinal = _support(metadata)
-    values: dict[str, float] = {}
     styles = _steered_styles(steered)
+    keys, rows = [], []
     for key, shares in metadata.groups.items():
-        group = np.array([shares.get(label, 0.0) for label in labels])
-        if group.sum() <= 0:
-            continue
-        values[REP_KEY + key] = _representative(p, group, ordinal)
-        for prefix, (asked, distributions) in styles.items():
-            if key in asked:  # a failed answer counts as the uniform distribution
-                q = predicted_vector(distributions.get(key), labels)
-                values[prefix + key] = _representative(q, group, ordinal)
-    return values
+        group = [shares.get(label, 0.0) for label in labels]
+        if sum(group) > 0:
+            keys.append(key)
+            rows.append(group)
+    if not keys:
+        return {}
+    groups = np.array(rows, dtype=float)
+    # (key prefix, group keys, rows of ``groups``, models: one for all, or one per row)
+    pairs: list[tuple[str, list[str], list[int], np.ndarray]] = [
+        (REP_KEY, keys, list(range(len(keys))), p)
+    ]
+    for prefix, (asked, distributions) in styles.items():
+        at = [i for i, key in enumerate(keys) if key in asked]
+        if at:  # a failed answer counts as the uniform distribution
+            asked_of = [predicted_vector(distributions.get(keys[i]), labels) for i in at]
+            pairs.append((prefix, [keys[i] for i in at], at, np.array(asked_of)))
+    values: dict[str, float] = {}
+    for prefix, named, at, models in pairs:
+        scores: list[float]
+        if ordinal is None:
+            scores = js_representativeness_rows(models, groups[at]).tolist()
+        else:
+            each = [models] * len(at) if models.ndim == 1 else list(models)
+            scores = [representativeness([m], [groups[i]], [ordinal]) for m, i in zip(each, at)]
+        values.update(zip((prefix + key for key in named), scores))
+    return _in_group_order(values, keys, [prefix for prefix, *_ in pairs])
+
+
+def _in_group_order(
+    values: dict[str, float], keys: list[str], prefixes: list[str]
+) -> dict[str, float]:
+    """The values keyed as before: per group, its unsteered value then each style's."""
+    ordered = {}
+    for key in keys:
+        for prefix in prefixes:
+            if prefix + key in values:
+                ordered[prefix + key] = values[prefix + key]
+    return ordered
 
 
 def _steered_styles(
