@@ -106,7 +106,10 @@ def values_of(score: Score) -> dict[str, float]:
         Key -> number (empty when the score holds none).
     """
     shown = _numbers(score.value)
-    numbers = _numbers((score.metadata or {}).get(VALUES_KEY))
+    metadata = score.metadata
+    numbers = _numbers(metadata.get(VALUES_KEY) if metadata else None)
+    if not numbers:
+        return shown
     for key, value in shown.items():
         stored = numbers.get(key)
         if stored is None or not _same(value, rounded(stored)):
@@ -114,10 +117,18 @@ def values_of(score: Score) -> dict[str, float]:
     return {key: numbers[key] for key in dict.fromkeys([*shown, *numbers])}
 
 
+_NUMBER = (int, float)
+"""What counts as a number (a tuple: ``isinstance`` checks it faster than ``int | float``)."""
+
+
 def _numbers(source: Any) -> dict[str, float]:
     if not isinstance(source, Mapping):
         return {}
-    return {str(k): float(v) for k, v in source.items() if isinstance(v, int | float)}
+    return {
+        k if type(k) is str else str(k): v if type(v) is float else float(v)
+        for k, v in source.items()
+        if isinstance(v, _NUMBER)
+    }
 
 
 def _same(a: float, b: float) -> bool:
