@@ -85,6 +85,11 @@ def test_opinionqa_gold_and_groups_are_survey_weighted() -> None:
         labels = meta.labels
         codes = [labels.index(a.label) for a in meta.annotators]
         weights = [corpus.weight_of(a.annotator_id) for a in meta.annotators]
+        assert [a.weight for a in meta.annotators] == weights
+        # stored only where it is not the default, 1
+        stored = (sample.metadata or {})["annotators"]
+        assert [a.get("weight", 1.0) for a in stored] == weights
+        assert all(("weight" in a) == (a.get("weight", 1.0) != 1.0) for a in stored)
         expected = weighted_distribution(codes, len(labels), weights)
         assert [meta.gold[lab] for lab in labels] == pytest.approx(expected.tolist())
         party = {k: v for k, v in meta.groups.items() if k.startswith("POLPARTY=")}
@@ -109,9 +114,8 @@ def test_examples_are_kept_only_for_methods_that_show_them() -> None:
     # kept once, in the run's context: a sample stores its annotators' ids and labels
     for sample in with_examples.dataset:
         assert sample.metadata is not None
-        assert all(
-            set(a) == {"annotator_id", "label", "weight"} for a in sample.metadata["annotators"]
-        )
+        # the weight only where it is not the default, 1 (no survey weights here)
+        assert all(set(a) == {"annotator_id", "label"} for a in sample.metadata["annotators"])
     assert [s.id for s in lean.dataset] == [s.id for s in with_examples.dataset]
 
 

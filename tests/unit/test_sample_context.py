@@ -94,7 +94,7 @@ def test_item_samples_store_keys_and_read_the_shared_copy() -> None:
     for sample in build_item_samples(corpus, split, named=False, with_examples=True):
         stored = sample.metadata or {}
         assert "item" not in stored and "pool_votes" not in stored
-        assert all(set(a) == {"annotator_id", "label", "weight"} for a in stored["annotators"])
+        assert all(set(a) == {"annotator_id", "label"} for a in stored["annotators"])
         view = item_sample(stored)
         assert view.item.id == view.item_id
         assert all(a.traits == {} and a.metric_traits for a in view.annotators)  # unnamed

@@ -189,6 +189,13 @@ def build_item_samples(
             named=named,
             split=split.protocol,
         ).model_dump(exclude={"traits", "annotator_id"}, exclude_none=True)
+        # an unweighted annotator's weight, 1, is the default the schema restores: a
+        # sample stores it only where there are survey weights (Inspect copies and walks
+        # each stored key several times a sample)
+        metadata["annotators"] = [
+            {k: v for k, v in a.items() if k != "weight" or v != 1.0}
+            for a in metadata["annotators"]
+        ]
         samples.append(
             Sample(
                 id=item_id,
