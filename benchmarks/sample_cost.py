@@ -48,6 +48,7 @@ from typing import Any
 from inspect_ai import Task, eval
 
 from benchmarks._bigfiles import MHS_ROWS, write_mp_json
+from benchmarks._cost_calls import call_counts, calls_line
 from benchmarks._cost_child import bare_task, package_task, write_samples
 from benchmarks._cost_memory import memory_pairs, scale_run
 from benchmarks.throughput import _quartiles
@@ -228,11 +229,23 @@ def run(quick: bool = False) -> dict[str, Any]:
         files = _bare_files(folder, max(sizes))
         print("throughput and CPU (one process, interleaved pairs):", flush=True)
         throughput = _throughput(folder, size, files)
+        print("Python calls per sample (cProfile; the same on every run):", flush=True)
+        calls = {}
+        for method, target in METHODS:
+            make = _makers(folder, method, target, files[method])
+            calls[method] = call_counts(make, size.n, size.large, str(folder / "calls"))
+            print(calls_line(method, calls[method]), flush=True)
         print("memory and log bytes (a fresh process per run):", flush=True)
         memory = memory_pairs(folder, METHODS, sizes, files)
         print("at scale (a fresh process):", flush=True)
         scale = scale_run(Path(tmp) / "mhs", size.mhs_rows)
-    return {"throughput": throughput, "memory": memory, "scale": scale, "targets": TARGETS}
+    return {
+        "throughput": throughput,
+        "calls": calls,
+        "memory": memory,
+        "scale": scale,
+        "targets": TARGETS,
+    }
 
 
 def _verdict(value: float, target: float, most: bool = True) -> str:
@@ -258,6 +271,14 @@ def summary(result: dict[str, Any]) -> list[str]:
             f"floor (bare + Prediction): CPU x{floor:.2f}, log bytes "
             f"x{memory.get(f'floor_log_bytes_{key}', float('nan')):.2f}"
         )
+        if method in result.get("calls", {}):
+            calls = result["calls"][method]
+            ratio = calls.get("marginal_ratio", calls["ratio"])
+            floor_calls = calls.get("marginal_floor_ratio", calls["floor_ratio"])
+            lines.append(
+                f"{method}: Python calls/sample x{ratio:.2f} of bare Inspect, floor "
+                f"x{floor_calls:.2f} (deterministic; what the CPU ratio measures with noise)"
+            )
     scale = result["scale"]
     lines.append(
         f"MHS {scale['rows']:,} judgments, {scale['method']} on {scale['samples']:,} samples: "

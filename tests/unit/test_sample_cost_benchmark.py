@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from benchmarks._bigfiles import write_mp_json
+from benchmarks._cost_calls import call_counts, calls_line
 from benchmarks._cost_child import bare_task, package_task, write_samples
 from benchmarks._cost_memory import _per_sample
 from benchmarks.sample_cost import bare_samples
@@ -56,3 +57,24 @@ def test_floor_writes_the_prediction_a_method_writes(mp_folder: Path, tmp_path: 
     assert not any(key.startswith("Prediction:") for key in bare.samples[0].store)
     prediction = Prediction.read(floor.samples[0].store)
     assert (prediction.label, prediction.model_calls) == ("ironic", 0)
+
+
+def test_call_counts_repeat_and_see_the_prediction_write(mp_folder: Path, tmp_path: Path) -> None:
+    task = package_task("mp", str(mp_folder), "annotator_majority", "annotator")
+    file = write_samples(tmp_path / "bare.jsonl", bare_samples(task, 8))
+    make = {
+        "bare": lambda: bare_task(str(file), "ironic"),
+        "floor": lambda: bare_task(str(file), "ironic", record=True),
+        "package": lambda: bare_task(str(file), "ironic", record=True),
+    }
+    call_counts(make, 2, None, str(tmp_path))  # warm-up: first-use imports and caches
+    first, again = (call_counts(make, 4, 8, str(tmp_path)) for _ in range(2))
+    for kind in make:  # the same work counts the same (event-loop polls aside)
+        assert again["calls_per_sample"][kind] == pytest.approx(
+            first["calls_per_sample"][kind], rel=0.01
+        )
+    # the floor's Prediction write costs calls on every sample, so at the margin too
+    assert first["floor_ratio"] > 1.05 and first["marginal_floor_ratio"] > 1.05
+    assert first["ratio"] == pytest.approx(first["floor_ratio"], rel=0.02)  # same task
+    line = calls_line("annotator_majority", first)
+    assert "Python calls per sample at 4" in line and "marginal to 8" in line
