@@ -66,7 +66,7 @@ REAL_ANSWERS = (
     "mix of hate speech and a mix of both hate speech and a mix of",
     '{"choice": "Plot A", "reasoning": "The first plot keeps the tension of the premise and',
     '```json\n{"not offensive": 0.67, "offensive": 0.33}\n```',
-    'For example, an answer choosing the first label ends with:\n\n```json\n'
+    "For example, an answer choosing the first label ends with:\n\n```json\n"
     '{"label": "not hate speech"}\n```',
     # issue 29, item 6: hedges and other scales
     "Answer: 1 or 2",
