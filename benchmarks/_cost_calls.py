@@ -17,7 +17,9 @@ import pstats
 from collections.abc import Callable
 from typing import Any
 
-from inspect_ai import Task, eval
+from inspect_ai import Task
+
+from benchmarks._cost_child import run_eval
 
 __all__ = ["call_counts", "calls_line"]
 
@@ -27,17 +29,9 @@ def _calls(task: Task, n: int, log_dir: str) -> int:
     profile = cProfile.Profile()
     profile.enable()
     try:
-        [log] = eval(
-            task,
-            model="plural/random",
-            limit=n,
-            log_dir=log_dir,
-            display="log",
-            score_display=False,
-        )
+        run_eval(task, n, log_dir)
     finally:
         profile.disable()
-    assert log.status == "success", log.error
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     return sum(entry[1] for entry in stats.values())
 

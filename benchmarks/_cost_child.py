@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from benchmarks._loading_measure import _reset_peak, _ru_maxrss_mb, _vm_hwm_mb
 
-__all__ = ["bare_task", "child_main", "first_label", "package_task"]
+__all__ = ["bare_task", "child_main", "first_label", "package_task", "run_eval"]
 
 
 @solver
@@ -86,6 +87,24 @@ def package_task(dataset: str, folder: str, method: str, target: str) -> Task:
     return task
 
 
+def run_eval(task: Task, n: int | None, log_dir: str) -> EvalLog:
+    """One eval of the section: ``n`` samples (None: all) on ``plural/random``, checked.
+
+    Raises:
+        AssertionError: The eval did not succeed.
+    """
+    [log] = eval(
+        task,
+        model="plural/random",
+        limit=n,
+        log_dir=log_dir,
+        display="log",
+        score_display=False,
+    )
+    assert log.status == "success", log.error
+    return log
+
+
 def _rss_mb() -> float:
     """The current RSS (``VmRSS``) in MB."""
     with open("/proc/self/status", encoding="ascii") as status:
@@ -118,16 +137,8 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     _reset_peak()  # the eval's own peak from here (the build's is above)
     before_eval = _rss_mb()
     start, cpu = time.perf_counter(), time.process_time()
-    [log] = eval(
-        task,
-        model="plural/random",
-        limit=spec["n"],
-        log_dir=spec["log_dir"],
-        display="log",
-        score_display=False,
-    )
+    log = run_eval(task, spec["n"], spec["log_dir"])
     eval_s, eval_cpu = time.perf_counter() - start, time.process_time() - cpu
-    assert log.status == "success", log.error
     samples = log.results.completed_samples if log.results else 0
     return {
         "kind": spec["kind"],

@@ -45,11 +45,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task, eval
+from inspect_ai import Task
 
 from benchmarks._bigfiles import MHS_ROWS, write_mp_json
 from benchmarks._cost_calls import call_counts, calls_line
-from benchmarks._cost_child import bare_task, package_task, write_samples
+from benchmarks._cost_child import bare_task, package_task, run_eval, write_samples
 from benchmarks._cost_memory import memory_pairs, scale_run
 from benchmarks.throughput import _quartiles
 
@@ -102,15 +102,7 @@ def bare_samples(task: Task, n: int) -> list[dict[str, Any]]:
 def _eval(task: Task, n: int, log_dir: str) -> tuple[float, float]:
     """Wall and CPU seconds of one eval of ``n`` samples."""
     start, cpu = time.perf_counter(), time.process_time()
-    [log] = eval(
-        task,
-        model="plural/random",
-        limit=n,
-        log_dir=log_dir,
-        display="log",
-        score_display=False,
-    )
-    assert log.status == "success", log.error
+    run_eval(task, n, log_dir)
     return time.perf_counter() - start, time.process_time() - cpu
 
 
