@@ -216,7 +216,7 @@ def _groups(
     keys, rows = [], []
     for key, shares in metadata.groups.items():
         group = [shares.get(label, 0.0) for label in labels]
-        if sum(group) > 0:
+        if not sum(group) <= 0:  # as before: a group without mass has no value
             keys.append(key)
             rows.append(group)
     if not keys:
