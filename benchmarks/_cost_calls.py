@@ -49,28 +49,32 @@ def call_counts(
 
     Returns:
         ``calls_per_sample`` per kind at ``n``, ``ratio`` and ``floor_ratio`` against
-        bare, and with ``large`` the same of the marginal calls (``marginal_*``).
+        bare (with a ``data`` kind also ``data_ratio`` and ``over_data``, the package's
+        calls over the data floor's), and with ``large`` the same of the marginal calls
+        (``marginal_*``).
     """
     sizes = [n] + ([large] if large else [])
     counts = {
         kind: [_calls(factory(), size, log_dir) for size in sizes] for kind, factory in make.items()
     }
     per = {kind: c[0] / n for kind, c in counts.items()}
-    out: dict[str, Any] = {
-        "samples": n,
-        "calls_per_sample": per,
-        "ratio": per["package"] / per["bare"],
-        "floor_ratio": per["floor"] / per["bare"],
-    }
+    out: dict[str, Any] = {"samples": n, "calls_per_sample": per, **_ratios(per)}
     if large:
         marginal = {kind: (c[1] - c[0]) / (large - n) for kind, c in counts.items()}
-        out |= {
-            "large": large,
-            "marginal_calls_per_sample": marginal,
-            "marginal_ratio": marginal["package"] / marginal["bare"],
-            "marginal_floor_ratio": marginal["floor"] / marginal["bare"],
-        }
+        out |= {"large": large, "marginal_calls_per_sample": marginal}
+        out |= {f"marginal_{key}": value for key, value in _ratios(marginal).items()}
     return out
+
+
+def _ratios(per: dict[str, float]) -> dict[str, float]:
+    """The package's and floors' calls over bare's, and the package's over the data floor's."""
+    ratios = {"ratio": per["package"] / per["bare"], "floor_ratio": per["floor"] / per["bare"]}
+    if "data" in per:
+        ratios |= {
+            "data_ratio": per["data"] / per["bare"],
+            "over_data": per["package"] / per["data"],
+        }
+    return ratios
 
 
 def calls_line(method: str, row: dict[str, Any]) -> str:
@@ -81,11 +85,18 @@ def calls_line(method: str, row: dict[str, Any]) -> str:
         f"{per['package']:,.0f}, floor {per['floor']:,.0f}, bare {per['bare']:,.0f}: "
         f"ratio {row['ratio']:.2f} (floor {row['floor_ratio']:.2f})"
     )
+    if "data" in per:
+        line += f", data floor {per['data']:,.0f} (ratio {row['data_ratio']:.2f})"
     if "marginal_ratio" in row:
         marginal = row["marginal_calls_per_sample"]
         line += (
             f"; marginal to {row['large']}: {marginal['package']:,.0f} vs "
             f"{marginal['bare']:,.0f}, ratio {row['marginal_ratio']:.2f} "
-            f"(floor {row['marginal_floor_ratio']:.2f})"
+            f"(floor {row['marginal_floor_ratio']:.2f}"
+            + (f", data floor {row['marginal_data_ratio']:.2f}" if "data" in marginal else "")
+            + ")"
         )
+    if "over_data" in row:
+        over = row.get("marginal_over_data", row["over_data"])
+        line += f"; package / data floor {over:.2f}"
     return line

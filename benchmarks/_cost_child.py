@@ -11,6 +11,8 @@ children). Kinds:
 * ``floor``: the bare task whose solver also writes the package's ``Prediction`` (what
   every method must write): Inspect logs a store write as one ``state`` and two ``store``
   events, so this is the least a package sample can cost.
+* ``data``: the floor over a JSONL whose samples carry the package's whole sample
+  metadata (the *data floor*): what Inspect charges for the data a method reads.
 
 Inspect loads every installed ``inspect_ai`` entry point when an eval starts (the package
 among them), so both kinds load them before anything is measured.
@@ -118,9 +120,9 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     """Build the task of ``spec``, run it once, report what it cost.
 
     Args:
-        spec: ``kind`` (``package``, ``bare`` or ``floor``), ``n`` (samples; None: all),
-            ``log_dir``, and for a package task ``dataset``, ``folder``, ``method``,
-            ``target``; for a bare or floor one ``samples_file`` and ``label``.
+        spec: ``kind`` (``package``, ``bare``, ``floor`` or ``data``), ``n`` (samples;
+            None: all), ``log_dir``, and for a package task ``dataset``, ``folder``,
+            ``method``, ``target``; for the others ``samples_file`` and ``label``.
 
     Returns:
         Seconds, CPU seconds and peak RSS of the build and of the eval, the log's path
@@ -128,8 +130,9 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     """
     after_imports = _rss_mb()
     start, cpu = time.perf_counter(), time.process_time()
-    if spec["kind"] in ("bare", "floor"):
-        task = bare_task(spec["samples_file"], spec["label"], record=spec["kind"] == "floor")
+    if spec["kind"] in ("bare", "floor", "data"):
+        record = spec["kind"] != "bare"
+        task = bare_task(spec["samples_file"], spec["label"], record=record)
     else:
         task = package_task(spec["dataset"], spec["folder"], spec["method"], spec["target"])
     build_s, build_cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -61,53 +61,61 @@ def _per_sample(runs: dict[int, dict[str, Any]]) -> dict[str, float]:
 
 
 def memory_pairs(
-    folder: Path, methods: tuple[tuple[str, str], ...], sizes: list[int], files: dict[str, Path]
+    folder: Path,
+    methods: tuple[tuple[str, str], ...],
+    sizes: list[int],
+    files: dict[str, Path],
+    data_files: dict[str, Path] | None = None,
 ) -> dict[str, Any]:
-    """Each method's package and bare runs at each size, each in a fresh process.
+    """Each method's package, bare and floor runs at each size, each in a fresh process.
 
     Args:
         folder: The generated MP files.
         methods: (method, target) pairs.
         sizes: Sample counts.
         files: Method -> the bare samples' JSONL (at least ``max(sizes)`` rows).
+        data_files: Method -> the same samples with the package's metadata (the data
+            floor's); None: no data floor.
 
     Returns:
-        Method -> per-sample memory and log bytes of both kinds, their ratios, and the
-        ``samples_df`` seconds of each package log.
+        Method -> per-sample memory and log bytes of each kind, their ratios to bare
+        (``floor_*``, ``data_*`` for the floors) and the package's to the data floor
+        (``over_data_*``), and the ``samples_df`` seconds of each package log.
     """
     out: dict[str, Any] = {}
     for method, target in methods:
-        runs: dict[str, dict[int, dict[str, Any]]] = {"bare": {}, "floor": {}, "package": {}}
+        kinds = ["bare", "floor", *(["data"] if data_files else []), "package"]
+        runs: dict[str, dict[int, dict[str, Any]]] = {kind: {} for kind in kinds}
         label = json.loads(files[method].read_text().splitlines()[0])["target"]
         for n in sizes:
             for kind in runs:
                 spec: dict[str, Any] = {"kind": kind, "n": n, "log_dir": str(folder / "logs")}
-                if kind != "package":
-                    spec |= {"samples_file": str(files[method]), "label": label}
-                else:
+                if kind == "package":
                     spec |= {"dataset": "mp", "folder": str(folder), "method": method}
                     spec["target"] = target
+                else:
+                    samples = data_files[method] if data_files and kind == "data" else files[method]
+                    spec |= {"samples_file": str(samples), "label": label}
                 runs[kind][n] = child(spec)
         per = {kind: _per_sample(runs[kind]) for kind in runs}
-        ratios = {
-            key: per["package"][key] / per["bare"][key]
-            for key in per["package"]
-            if per["bare"].get(key)
-        }
-        ratios |= {
-            f"floor_{key}": per["floor"][key] / per["bare"][key]
-            for key in per["floor"]
-            if per["bare"].get(key)
-        }
+        ratios = _ratios(per["package"], per["bare"])
+        ratios |= {f"floor_{k}": v for k, v in _ratios(per["floor"], per["bare"]).items()}
+        if "data" in per:
+            ratios |= {f"data_{k}": v for k, v in _ratios(per["data"], per["bare"]).items()}
+            ratios |= {f"over_data_{k}": v for k, v in _ratios(per["package"], per["data"]).items()}
         out[method] = {
-            "package": per["package"],
-            "bare": per["bare"],
+            **per,
             "ratios": ratios,
             "samples_df_s": {n: samples_df_s(runs["package"][n]["log"]) for n in sizes},
             "runs": runs,
         }
         print(_memory_line(method, sizes, per, ratios, out[method]["samples_df_s"]), flush=True)
     return out
+
+
+def _ratios(top: dict[str, float], bottom: dict[str, float]) -> dict[str, float]:
+    """Each per-sample number of one kind over another's (where the other's is not 0)."""
+    return {key: top[key] / bottom[key] for key in top if bottom.get(key)}
 
 
 def _memory_line(
@@ -124,7 +132,17 @@ def _memory_line(
         f"KB/sample ({key}), ratio {ratios.get(memory, float('nan')):.2f}; log "
         f"{per['package'][log]:.0f} vs {per['bare'][log]:.0f} bytes/sample, ratio "
         f"{ratios.get(log, float('nan')):.2f} (floor {per['floor'][log]:.0f}, ratio "
-        f"{ratios.get('floor_' + log, float('nan')):.2f}); samples_df "
+        f"{ratios.get('floor_' + log, float('nan')):.2f})"
+        + (
+            f"; data floor memory {per['data'][memory]:.1f} KB, log {per['data'][log]:.0f} "
+            f"bytes, ratios {ratios.get('data_' + memory, float('nan')):.2f} / "
+            f"{ratios.get('data_' + log, float('nan')):.2f}; package / data floor "
+            f"{ratios.get('over_data_' + memory, float('nan')):.2f} / "
+            f"{ratios.get('over_data_' + log, float('nan')):.2f}"
+            if "data" in per
+            else ""
+        )
+        + "; samples_df "
         + ", ".join(f"{n}: {s:.2f} s" for n, s in frames.items())
     )
 

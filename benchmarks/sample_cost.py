@@ -8,8 +8,11 @@ each against a bare Inspect task over the same samples (same ids, inputs and tar
 the annotator and item ids as metadata), answered by a 0-call solver and scored with
 ``match()``, and against a *floor*: the bare task whose solver also writes the
 ``Prediction`` every package method must write (Inspect logs each store write as a
-``state`` and two ``store`` events), the least a package sample can cost. Three
-measurements:
+``state`` and two ``store`` events), the least a package sample can cost; and, in the
+call counts and the fresh-process runs, against a *data floor*: the floor over samples
+that carry the package's own sample metadata, so the package / data-floor ratio is what
+the package's code and scores add over what Inspect charges for the data a method reads.
+Three measurements:
 
 * **throughput and CPU** (this process): pairs of runs of N samples back to back, which
   goes first alternating, after a warm-up; per pair the package's samples/s over the
@@ -87,14 +90,22 @@ def _label(task: Task) -> str:
     return str((metadata.get("scale") or {}).get("labels", ["0"])[0])
 
 
-def bare_samples(task: Task, n: int) -> list[dict[str, Any]]:
-    """The first ``n`` samples of a package task as a bare task's: ids, input, target."""
+def bare_samples(task: Task, n: int, with_metadata: bool = False) -> list[dict[str, Any]]:
+    """The first ``n`` samples of a package task as a bare task's: ids, input, target.
+
+    Args:
+        task: The package task.
+        n: How many samples.
+        with_metadata: Keep each sample's whole metadata (the *data floor*'s samples)
+            instead of only its annotator and item ids.
+    """
     rows = []
     for sample in task.dataset[:n]:
         metadata = sample.metadata or {}
-        ids = {k: metadata[k] for k in ("annotator_id", "item_id") if metadata.get(k)}
+        if not with_metadata:
+            metadata = {k: metadata[k] for k in ("annotator_id", "item_id") if metadata.get(k)}
         rows.append(
-            {"id": sample.id, "input": sample.input, "target": sample.target, "metadata": ids}
+            {"id": sample.id, "input": sample.input, "target": sample.target, "metadata": metadata}
         )
     return rows
 
@@ -118,14 +129,22 @@ def _pairs(
     return runs
 
 
-def _makers(folder: Path, method: str, target: str, file: Path) -> dict[str, Callable[[], Task]]:
-    """The tasks of a round: bare over the package's samples, the floor, the package's."""
+def _makers(
+    folder: Path, method: str, target: str, file: Path, data_file: Path | None = None
+) -> dict[str, Callable[[], Task]]:
+    """The tasks of a round: bare over the package's samples, the floor, the package's.
+
+    With ``data_file`` (the samples with the package's metadata) also the data floor.
+    """
     label = _label(package_task("mp", str(folder), method, target))
-    return {
+    make: dict[str, Callable[[], Task]] = {
         "bare": lambda: bare_task(str(file), label),
         "floor": lambda: bare_task(str(file), label, record=True),
-        "package": lambda: package_task("mp", str(folder), method, target),
     }
+    if data_file is not None:
+        make["data"] = lambda: bare_task(str(data_file), label, record=True)
+    make["package"] = lambda: package_task("mp", str(folder), method, target)
+    return make
 
 
 def _throughput(folder: Path, size: Size, files: dict[str, Path]) -> dict[str, Any]:
@@ -199,12 +218,13 @@ def _throughput_line(method: str, row: dict[str, Any]) -> str:
     return line
 
 
-def _bare_files(folder: Path, count: int) -> dict[str, Path]:
-    """Each method's first ``count`` samples as a bare task's JSONL."""
+def _bare_files(folder: Path, count: int, with_metadata: bool = False) -> dict[str, Path]:
+    """Each method's first ``count`` samples as a bare task's JSONL (or the data floor's)."""
+    suffix = "-data" if with_metadata else ""
     return {
         method: write_samples(
-            folder / f"{method}.jsonl",
-            bare_samples(package_task("mp", str(folder), method, target), count),
+            folder / f"{method}{suffix}.jsonl",
+            bare_samples(package_task("mp", str(folder), method, target), count, with_metadata),
         )
         for method, target in METHODS
     }
@@ -219,16 +239,17 @@ def run(quick: bool = False) -> dict[str, Any]:
         folder = write_mp_json(Path(tmp) / "mp")
         sizes = [size.n] + ([size.large] if size.large is not None else [])
         files = _bare_files(folder, max(sizes))
+        data_files = _bare_files(folder, max(sizes), with_metadata=True)
         print("throughput and CPU (one process, interleaved pairs):", flush=True)
         throughput = _throughput(folder, size, files)
         print("Python calls per sample (cProfile; the same on every run):", flush=True)
         calls = {}
         for method, target in METHODS:
-            make = _makers(folder, method, target, files[method])
+            make = _makers(folder, method, target, files[method], data_files[method])
             calls[method] = call_counts(make, size.n, size.large, str(folder / "calls"))
             print(calls_line(method, calls[method]), flush=True)
         print("memory and log bytes (a fresh process per run):", flush=True)
-        memory = memory_pairs(folder, METHODS, sizes, files)
+        memory = memory_pairs(folder, METHODS, sizes, files, data_files)
         print("at scale (a fresh process):", flush=True)
         scale = scale_run(Path(tmp) / "mhs", size.mhs_rows)
     return {
@@ -242,6 +263,21 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def _verdict(value: float, target: float, most: bool = True) -> str:
     return "ok" if (value <= target if most else value >= target) else "MISSED"
+
+
+def _data_floor_line(method: str, key: str, calls: dict[str, Any], memory: dict[str, float]) -> str:
+    """What the sample's data costs in Inspect, and what the package adds to it."""
+    nan = float("nan")
+    data_calls = calls.get("marginal_data_ratio", calls["data_ratio"])
+    over_calls = calls.get("marginal_over_data", calls["over_data"])
+    return (
+        f"{method}: data floor (bare + Prediction + the package's sample metadata) calls "
+        f"x{data_calls:.2f}, memory x{memory.get(f'data_memory_kb_{key}', nan):.2f}, log "
+        f"bytes x{memory.get(f'data_log_bytes_{key}', nan):.2f} of bare Inspect; the "
+        f"package over it: calls x{over_calls:.2f}, memory "
+        f"x{memory.get(f'over_data_memory_kb_{key}', nan):.2f}, log bytes "
+        f"x{memory.get(f'over_data_log_bytes_{key}', nan):.2f}"
+    )
 
 
 def summary(result: dict[str, Any]) -> list[str]:
@@ -271,6 +307,8 @@ def summary(result: dict[str, Any]) -> list[str]:
                 f"{method}: Python calls/sample x{ratio:.2f} of bare Inspect, floor "
                 f"x{floor_calls:.2f} (deterministic; what the CPU ratio measures with noise)"
             )
+            if "over_data" in calls:
+                lines.append(_data_floor_line(method, key, calls, memory))
     scale = result["scale"]
     lines.append(
         f"MHS {scale['rows']:,} judgments, {scale['method']} on {scale['samples']:,} samples: "

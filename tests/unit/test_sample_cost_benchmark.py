@@ -78,3 +78,68 @@ def test_call_counts_repeat_and_see_the_prediction_write(mp_folder: Path, tmp_pa
     assert first["ratio"] == pytest.approx(first["floor_ratio"], rel=0.02)  # same task
     line = calls_line("annotator_majority", first)
     assert "Python calls per sample at 4" in line and "marginal to 8" in line
+
+
+@pytest.mark.parametrize(("method", "target"), [("uniform", "distribution")])
+def test_data_floor_samples_carry_the_package_metadata(
+    mp_folder: Path, method: str, target: str
+) -> None:
+    task = package_task("mp", str(mp_folder), method, target)
+    rows = bare_samples(task, 3, with_metadata=True)
+    assert [row["metadata"] for row in rows] == [s.metadata for s in task.dataset[:3]]
+    assert "groups" in rows[0]["metadata"]  # an item's data, not only its ids
+
+
+def test_call_counts_price_the_data_a_sample_carries(mp_folder: Path, tmp_path: Path) -> None:
+    task = package_task("mp", str(mp_folder), "uniform", "distribution")
+    ids = write_samples(tmp_path / "bare.jsonl", bare_samples(task, 6))
+    data = write_samples(tmp_path / "data.jsonl", bare_samples(task, 6, with_metadata=True))
+    make = {
+        "bare": lambda: bare_task(str(ids), "ironic"),
+        "floor": lambda: bare_task(str(ids), "ironic", record=True),
+        "data": lambda: bare_task(str(data), "ironic", record=True),
+        "package": lambda: bare_task(str(ids), "ironic"),  # stands in: bare's work
+    }
+    call_counts(make, 2, None, str(tmp_path))  # warm-up
+    row = call_counts(make, 3, 6, str(tmp_path))
+    per, marginal = row["calls_per_sample"], row["marginal_calls_per_sample"]
+    # Inspect copies and walks a sample's metadata: the data floor costs more than the floor
+    assert per["data"] > 1.1 * per["floor"] and marginal["data"] > 1.1 * marginal["floor"]
+    assert row["data_ratio"] == pytest.approx(per["data"] / per["bare"])
+    assert row["over_data"] == pytest.approx(per["package"] / per["data"])
+    assert row["over_data"] < 0.9  # this "package" does less than the data floor
+    assert row["marginal_over_data"] == pytest.approx(marginal["package"] / marginal["data"])
+    line = calls_line("uniform", row)
+    assert "data floor" in line
+    assert f"package / data floor {row['marginal_over_data']:.2f}" in line
+
+
+def test_summary_reports_the_package_over_its_data_floor() -> None:
+    from benchmarks.sample_cost import summary
+
+    calls = {"ratio": 2.0, "floor_ratio": 1.2, "data_ratio": 1.8, "over_data": 2.0 / 1.8}
+    ratios = {
+        "memory_kb_100": 1.6,
+        "log_bytes_100": 1.5,
+        "data_memory_kb_100": 1.4,
+        "data_log_bytes_100": 1.3,
+        "over_data_memory_kb_100": 1.6 / 1.4,
+        "over_data_log_bytes_100": 1.5 / 1.3,
+    }
+    throughput = {"samples": 100, "cpu_ratio": [1, 1.5, 2], "floor_cpu_ratio": [1, 1.1, 1]}
+    result = {
+        "throughput": {"uniform": throughput | {"throughput_ratio": [0.5, 0.6, 0.7]}},
+        "calls": {"uniform": calls},
+        "memory": {"uniform": {"ratios": ratios}},
+        "scale": {
+            "rows": 10,
+            "method": "annotator_majority",
+            "samples": 5,
+            "peak_gib": 0.1,
+            "cpus": 2,
+            "samples_per_s": 50.0,
+        },
+    }
+    [line] = [s for s in summary(result) if "data floor" in s]
+    assert "calls x1.80, memory x1.40, log bytes x1.30 of bare Inspect" in line
+    assert "package over it: calls x1.11, memory x1.14, log bytes x1.15" in line
