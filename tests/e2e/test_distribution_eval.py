@@ -262,3 +262,47 @@ def test_uniform_method_on_mp_test_gives_the_json_manhattan() -> None:
     assert metrics["error_rate"](sample_scores) == pytest.approx(  # type: ignore[call-arg,arg-type]
         sum(errors) / len(errors), abs=1e-12
     )
+
+
+@pytest.mark.parametrize("method", ["cinemetric", "retrieval_examples"])
+def test_a_solver_that_shows_examples_stops_where_the_task_did_not_load_them(
+    method: str, tmp_path: Path
+) -> None:
+    """``--solver`` on a task built for another method: an error, not a silent ablation."""
+    from inspect_plural.solvers import cinemetric, retrieval_examples
+
+    make = {"cinemetric": cinemetric, "retrieval_examples": retrieval_examples}[method]
+    lean = mp(demo=True, target="distribution", method="uniform")
+    [log] = eval(
+        lean, solver=make(), model="plural/random", limit=1, log_dir=str(tmp_path), **FAST_LOG
+    )
+    assert log.status == "error" and log.error is not None
+    assert f"-T method={method}" in log.error.message
+    assert "did not load" in log.error.message
+    # built for the method, the same run shows the examples and succeeds
+    built = mp(demo=True, target="distribution", method=method)
+    [log] = eval(built, model="plural/random", limit=1, log_dir=str(tmp_path), **FAST_LOG)
+    assert log.status == "success", log.error
+    # on the annotator target every run loads the examples: --solver works there
+    annotator = mp(demo=True, method="llm_judge")
+    [log] = eval(
+        annotator, solver=make(), model="plural/random", limit=1, log_dir=str(tmp_path), **FAST_LOG
+    )
+    assert log.status == "success", log.error
+
+
+def test_cinemetric_without_examples_runs_where_the_task_did_not_load_them(
+    tmp_path: Path,
+) -> None:
+    from inspect_plural.solvers import cinemetric
+
+    lean = mp(demo=True, target="distribution", method="uniform")
+    [log] = eval(
+        lean,
+        solver=cinemetric(training_examples=False),
+        model="plural/random",
+        limit=1,
+        log_dir=str(tmp_path),
+        **FAST_LOG,
+    )
+    assert log.status == "success", log.error

@@ -21,6 +21,7 @@ from inspect_plural.records._context import (
     SampleContext,
     annotator_sample,
     register_context,
+    require_examples,
     sample_context,
 )
 from inspect_plural.records._perse import (
@@ -77,5 +78,6 @@ __all__ = [
     "annotator_sample",
     "compact",
     "register_context",
+    "require_examples",
     "sample_context",
 ]

@@ -32,6 +32,7 @@ __all__ = [
     "SampleContext",
     "annotator_sample",
     "register_context",
+    "require_examples",
     "sample_context",
 ]
 
@@ -66,6 +67,10 @@ class SampleContext(BaseModel):
         annotators: Annotator id -> what their samples share.
         pool_votes: The training pool's labels overall, label -> count (empty when items
             have scales of their own).
+        examples: Whether the annotators' example judgments were loaded. False when a
+            distribution-target task was built for a method that shows none: their
+            ``training`` is then empty whatever the data holds (see
+            :func:`require_examples`).
 
     """
 
@@ -74,6 +79,7 @@ class SampleContext(BaseModel):
     items: dict[str, Item] = Field(default_factory=dict)
     annotators: dict[str, AnnotatorContext] = Field(default_factory=dict)
     pool_votes: dict[str, int] = Field(default_factory=dict)
+    examples: bool = True
 
     def annotator(self, annotator_id: str | None) -> AnnotatorContext:
         """What the samples of an annotator share (nothing, for one the run does not hold)."""
@@ -160,6 +166,30 @@ def sample_context(key: str) -> SampleContext:
             "sample keeps its annotator's examples in the task that built it; build the "
             "task here (its @task function) before running a method on its samples"
         ) from None
+
+
+def require_examples(metadata: Mapping[str, Any], method: str) -> None:
+    """Stop a method that shows annotators' examples on a run that did not load them.
+
+    A distribution-target task loads the annotators' example judgments only when its
+    ``-T method`` shows them; another solver given with ``--solver`` would otherwise see
+    every annotator with no examples and silently run without them.
+
+    Args:
+        metadata: The sample's metadata (``state.metadata``).
+        method: The method's name, for the message.
+
+    Raises:
+        ValueError: The sample's run context holds no examples because none were loaded
+            (a sample error, raised inside the eval: Inspect records its message).
+    """
+    key = metadata.get("context")
+    if key and not sample_context(str(key)).examples:
+        raise ValueError(
+            f"{method} shows each annotator's example judgments, which this task did not "
+            f"load (it was built for another method): run it with -T method={method} "
+            "instead of --solver"
+        )
 
 
 def annotator_sample(metadata: Mapping[str, Any]) -> AnnotatorSampleMetadata:

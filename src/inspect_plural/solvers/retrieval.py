@@ -14,7 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_plural.models import role_model
 from inspect_plural.prompts import example_key, load_template
-from inspect_plural.records import LabeledExample, annotator_sample
+from inspect_plural.records import LabeledExample, annotator_sample, require_examples
 from inspect_plural.solvers._answers import (
     ask,
     check_answer_format,
@@ -110,6 +110,7 @@ def retrieval_examples(
     )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        require_examples(state.metadata, "retrieval_examples")
         metadata = annotator_sample(state.metadata)
         labels = metadata.labels
         query = render_item(metadata.item)

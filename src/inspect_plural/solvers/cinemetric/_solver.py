@@ -31,7 +31,7 @@ from inspect_plural._concurrency import BuildFailed, SharedBuilds, gather, named
 from inspect_plural.models import role_model
 from inspect_plural.prediction import ModelAnswer, Prediction
 from inspect_plural.prompts import example_key, load_template
-from inspect_plural.records import AnnotatorSampleMetadata, annotator_sample
+from inspect_plural.records import AnnotatorSampleMetadata, annotator_sample, require_examples
 from inspect_plural.solvers._answers import (
     ask,
     check_answer_format,
@@ -118,10 +118,7 @@ def _simulate_prompt(
     prompts: str | None,
 ) -> str:
     template = load_template(
-        SIMULATE,
-        SIMULATE_FIELDS,
-        {"item", "labels", "response_format"},
-        prompts,
+        SIMULATE, SIMULATE_FIELDS, {"item", "labels", "response_format"}, prompts
     )
     assert metadata.scale is not None
     return template.format(
@@ -284,6 +281,8 @@ def cinemetric(
         return await builds.get(panel_key(metadata, run), what, build)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if training_examples:
+            require_examples(state.metadata, "cinemetric")
         metadata = annotator_sample(state.metadata)
         if not metadata.traits and not (training_examples and metadata.training):
             # this annotator has neither traits nor examples: no call, a recorded failure

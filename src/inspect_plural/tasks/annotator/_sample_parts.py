@@ -145,4 +145,6 @@ def run_context(
     items = {str(i): corpus.items[str(i)] for i in test["item_id"].unique()}
     labels = corpus.scale.labels
     pool = {labels[i]: n for i, n in pool_counts.items() if i < len(labels)}
-    return SampleContext(items=items, annotators=annotators, pool_votes=pool)
+    return SampleContext(
+        items=items, annotators=annotators, pool_votes=pool, examples=with_examples
+    )
