@@ -18,8 +18,10 @@ Three measurements:
   goes first alternating, after a warm-up; per pair the package's samples/s over the
   bare task's and its CPU seconds over the bare task's, reported as the median and
   interquartile range of the pairs (the machine's load changes both runs of a pair
-  alike); the full run adds a pair at a larger size, so the CPU per sample *marginal*
-  to the first size (the eval's fixed costs cancel) is reported too;
+  alike); the full run adds rounds at a larger size, so the CPU and the wall time per
+  sample *marginal* to the first size (the eval's fixed costs cancel: start-up,
+  Inspect's passes over the whole dataset, the log header, the metrics) are reported
+  too, the latter as a marginal throughput ratio;
 * **memory and log bytes** (a fresh process per run, :mod:`benchmarks._cost_child`):
   the eval's peak RSS over the RSS before it (the peak reset with ``clear_refs``) and the
   ``.eval`` file's bytes, per sample, at N and (full run) the larger size, and the
@@ -174,15 +176,8 @@ def _throughput(folder: Path, size: Size, files: dict[str, Path]) -> dict[str, A
         }
         if large:
             big = _pairs(make, large, size.large_pairs, str(tmp / "logs"))
-            marginal = {
-                kind: 1000
-                * (
-                    statistics.median(r[1] for r in big[kind])
-                    - statistics.median(r[1] for r in runs[kind])
-                )
-                / (large - n)
-                for kind in runs
-            }
+            marginal = _marginal_ms(runs, big, n, large, CPU)
+            wall = _marginal_ms(runs, big, n, large, WALL)
             row |= {
                 "large": large,
                 "large_pairs": size.large_pairs,
@@ -191,10 +186,40 @@ def _throughput(folder: Path, size: Size, files: dict[str, Path]) -> dict[str, A
                 "floor_marginal_cpu_ms": marginal["floor"],
                 "marginal_cpu_ratio": marginal["package"] / marginal["bare"],
                 "floor_marginal_cpu_ratio": marginal["floor"] / marginal["bare"],
+                "package_marginal_wall_ms": wall["package"],
+                "bare_marginal_wall_ms": wall["bare"],
+                "marginal_throughput_ratio": wall["bare"] / wall["package"],
             }
         out[method] = row
         print(_throughput_line(method, row), flush=True)
     return out
+
+
+WALL, CPU = 0, 1
+"""Index of the wall and of the CPU seconds in a run's ``(wall, CPU)``."""
+
+
+def _marginal_ms(
+    small: dict[str, list[tuple[float, float]]],
+    large: dict[str, list[tuple[float, float]]],
+    n: int,
+    m: int,
+    index: int,
+) -> dict[str, float]:
+    """Each kind's milliseconds per sample from ``n`` to ``m`` samples (medians of rounds).
+
+    The eval's fixed work (start-up, Inspect's passes over the whole dataset, the log's
+    header, the metrics) cancels, leaving what each further sample costs.
+    """
+    return {
+        kind: 1000
+        * (
+            statistics.median(r[index] for r in large[kind])
+            - statistics.median(r[index] for r in small[kind])
+        )
+        / (m - n)
+        for kind in small
+    }
 
 
 def _throughput_line(method: str, row: dict[str, Any]) -> str:
@@ -213,7 +238,10 @@ def _throughput_line(method: str, row: dict[str, Any]) -> str:
             f"; marginal to {row['large']} (x {row['large_pairs']}): "
             f"{row['package_marginal_cpu_ms']:.1f} vs "
             f"{row['bare_marginal_cpu_ms']:.1f} ms, ratio {row['marginal_cpu_ratio']:.2f} "
-            f"(floor {row['floor_marginal_cpu_ratio']:.2f})"
+            f"(floor {row['floor_marginal_cpu_ratio']:.2f}); wall "
+            f"{row['package_marginal_wall_ms']:.1f} vs {row['bare_marginal_wall_ms']:.1f} ms, "
+            "throughput ratio "
+            f"{row['marginal_throughput_ratio']:.2f}"
         )
     return line
 
@@ -287,11 +315,21 @@ def summary(result: dict[str, Any]) -> list[str]:
         cpu = row.get("marginal_cpu_ratio", row["cpu_ratio"][1])
         floor = row.get("floor_marginal_cpu_ratio", row["floor_cpu_ratio"][1])
         speed = row["throughput_ratio"][1]
+        throughput = (
+            f"x{speed:.2f} at {row['samples']} "
+            f"({_verdict(speed, TARGETS['throughput'], most=False)})"
+        )
+        if "marginal_throughput_ratio" in row:
+            marginal = row["marginal_throughput_ratio"]
+            throughput += (
+                f", x{marginal:.2f} marginal "
+                f"({_verdict(marginal, TARGETS['throughput'], most=False)})"
+            )
         memory = result["memory"][method]["ratios"]
         key = "marginal" if "memory_kb_marginal" in memory else str(row["samples"])
         lines.append(
             f"{method}: CPU/sample x{cpu:.2f} ({_verdict(cpu, TARGETS['cpu'])}), throughput "
-            f"x{speed:.2f} ({_verdict(speed, TARGETS['throughput'], most=False)}), memory "
+            f"{throughput}, memory "
             f"x{memory[f'memory_kb_{key}']:.2f} "
             f"({_verdict(memory[f'memory_kb_{key}'], TARGETS['memory'])}), log bytes "
             f"x{memory[f'log_bytes_{key}']:.2f} "

@@ -143,3 +143,40 @@ def test_summary_reports_the_package_over_its_data_floor() -> None:
     [line] = [s for s in summary(result) if "data floor" in s]
     assert "calls x1.80, memory x1.40, log bytes x1.30 of bare Inspect" in line
     assert "package over it: calls x1.11, memory x1.14, log bytes x1.15" in line
+
+
+def test_marginal_milliseconds_cancel_the_fixed_cost_worked_example() -> None:
+    from benchmarks.sample_cost import CPU, WALL, _marginal_ms
+
+    # (wall, CPU) of rounds: 2 s fixed + 10 ms a sample (bare), 3 s + 12 ms (package)
+    small = {"bare": [(7.0, 6.0), (7.2, 6.1)], "package": [(9.0, 8.0), (8.8, 8.2)]}
+    large = {"bare": [(17.1, 16.0)], "package": [(20.9, 20.0)]}
+    wall = _marginal_ms(small, large, 500, 1500, WALL)
+    cpu = _marginal_ms(small, large, 500, 1500, CPU)
+    # medians 7.1 and 8.9 s at 500; 1,000 more samples took 10.0 and 12.0 s
+    assert wall == pytest.approx({"bare": 10.0, "package": 12.0})
+    assert cpu == pytest.approx({"bare": 9.95, "package": 11.9})
+    assert wall["bare"] / wall["package"] == pytest.approx(0.8333, abs=1e-4)
+
+
+def test_summary_gives_both_throughput_verdicts() -> None:
+    from benchmarks.sample_cost import summary
+
+    row = {
+        "samples": 500,
+        "cpu_ratio": [1, 1.3, 2],
+        "floor_cpu_ratio": [1, 1.1, 1],
+        "throughput_ratio": [0.7, 0.79, 0.8],
+        "marginal_cpu_ratio": 1.14,
+        "marginal_throughput_ratio": 0.88,
+    }
+    ratios = {"memory_kb_marginal": 1.0, "log_bytes_marginal": 1.2}
+    scale = {"rows": 1, "method": "m", "samples": 1, "peak_gib": 0.1, "cpus": 2}
+    result = {
+        "throughput": {"annotator_majority": row},
+        "memory": {"annotator_majority": {"ratios": ratios}},
+        "scale": scale | {"samples_per_s": 1.0},
+    }
+    line = summary(result)[0]
+    assert "CPU/sample x1.14 (ok)" in line
+    assert "throughput x0.79 at 500 (MISSED), x0.88 marginal (ok)" in line
