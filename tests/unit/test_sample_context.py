@@ -15,6 +15,7 @@ from inspect_plural.records import (
     SampleContext,
     annotator_sample,
     register_context,
+    require_examples,
     sample_context,
 )
 from inspect_plural.sources.brexit import load_brexit
@@ -59,6 +60,18 @@ def test_the_key_follows_the_content() -> None:
     assert first == again and first.startswith("x:")
     assert other != first  # an item's text is part of the key: two tasks never share
     assert sample_context(other).items["i1"].text == "another post"
+
+
+def test_whether_examples_were_loaded_is_part_of_the_key() -> None:
+    """Two runs whose annotators have no examples must not read each other's context."""
+    bare = _context().model_copy(update={"annotators": {"a1": AnnotatorContext()}})
+    loaded = register_context(bare, "x")
+    withheld = register_context(bare.model_copy(update={"examples": False}), "x")
+    assert loaded != withheld
+    assert sample_context(loaded).examples and not sample_context(withheld).examples
+    require_examples({"context": loaded}, "cinemetric")  # none exist, none withheld
+    with pytest.raises(ValueError, match="-T method=cinemetric"):
+        require_examples({"context": withheld}, "cinemetric")
 
 
 def test_an_unknown_key_says_to_build_the_task_first() -> None:

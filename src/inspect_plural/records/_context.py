@@ -144,6 +144,8 @@ def register_context(context: SampleContext, name: str) -> str:
         The key the samples store as ``context``.
     """
     digest = hashlib.sha256(json.dumps(context.log_copy(), sort_keys=True).encode())
+    # two runs whose annotators have no examples differ only in whether they were loaded
+    digest.update(b"examples" if context.examples else b"no examples")
     for item_id, item in context.items.items():
         digest.update(item_id.encode() + b"\x1f" + item.model_dump_json().encode() + b"\x1e")
     key = f"{name}:{digest.hexdigest()[:20]}"
