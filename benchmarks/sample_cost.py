@@ -246,16 +246,19 @@ def _throughput_line(method: str, row: dict[str, Any]) -> str:
     return line
 
 
-def _bare_files(folder: Path, count: int, with_metadata: bool = False) -> dict[str, Path]:
-    """Each method's first ``count`` samples as a bare task's JSONL (or the data floor's)."""
-    suffix = "-data" if with_metadata else ""
-    return {
-        method: write_samples(
-            folder / f"{method}{suffix}.jsonl",
-            bare_samples(package_task("mp", str(folder), method, target), count, with_metadata),
+def _bare_files(folder: Path, count: int) -> tuple[dict[str, Path], dict[str, Path]]:
+    """Each method's first ``count`` samples as JSONL: the bare task's, the data floor's.
+
+    Each package task is built once for both files.
+    """
+    files, data_files = {}, {}
+    for method, target in METHODS:
+        task = package_task("mp", str(folder), method, target)
+        files[method] = write_samples(folder / f"{method}.jsonl", bare_samples(task, count))
+        data_files[method] = write_samples(
+            folder / f"{method}-data.jsonl", bare_samples(task, count, with_metadata=True)
         )
-        for method, target in METHODS
-    }
+    return files, data_files
 
 
 def run(quick: bool = False) -> dict[str, Any]:
@@ -266,8 +269,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
         folder = write_mp_json(Path(tmp) / "mp")
         sizes = [size.n] + ([size.large] if size.large is not None else [])
-        files = _bare_files(folder, max(sizes))
-        data_files = _bare_files(folder, max(sizes), with_metadata=True)
+        files, data_files = _bare_files(folder, max(sizes))
         print("throughput and CPU (one process, interleaved pairs):", flush=True)
         throughput = _throughput(folder, size, files)
         print("Python calls per sample (cProfile; the same on every run):", flush=True)
