@@ -258,6 +258,10 @@ def test_representativeness_per_group_hand_worked() -> None:
     assert values["rep_steered/G=x"] == pytest.approx(1.0)
     # uniform against all on "1": W1 = 1/3 + 2/3 = 1 -> 0.5
     assert values["rep_steered/G=y"] == pytest.approx(0.5)
+    # every item's score repeats these keys: they are shared strings, not one per item
+    again = item_values(meta, _prediction({"1": 1.0, "2": 0.0, "3": 0.0}), None, steered, DEFAULT)
+    for key in ("rep/G=x", "rep_steered/G=y"):
+        assert next(k for k in again if k == key) is next(k for k in values if k == key)
     # nominal: 1 - JS distance (base 2) of (.5, .5) and (1, 0)
     nominal = _item(BINARY, {"a": 1.0, "b": 0.0}, ["a"], groups={"H=z": {"a": 1.0, "b": 0.0}})
     rep = item_values(nominal, _prediction({"a": 0.5, "b": 0.5}), None, None, DEFAULT)["rep/H=z"]

@@ -59,6 +59,21 @@ def test_lewidi_items_carry_the_files_soft_label_and_every_annotator() -> None:
             assert value != "UNK"
 
 
+def test_items_share_their_group_keys_and_labels() -> None:
+    """Every item repeats the group keys and labels: one string each per run, not per item."""
+    corpus = load_mp(demo=True)
+    samples = build_item_samples(corpus, lewidi_split(corpus), named=True)
+    first: dict[str, str] = {}
+    shared = 0
+    for sample in samples:
+        for key, shares in sample.metadata["groups"].items():
+            assert first.setdefault(key, key) is key
+            for label in shares:
+                assert first.setdefault(label, label) is label
+            shared += 1
+    assert shared > len(first)  # keys did recur across items
+
+
 def test_label_set_items_are_scored_per_base_label() -> None:
     corpus = load_varierrnli(demo=True)
     assert label_set_base(corpus.scale) == list(NLI_LABELS)

@@ -10,6 +10,7 @@ definitions (see :mod:`inspect_plural.scorers.distribution`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -246,12 +247,17 @@ def _groups(
 def _in_group_order(
     values: dict[str, float], keys: list[str], prefixes: list[str]
 ) -> dict[str, float]:
-    """The values keyed as before: per group, its unsteered value then each style's."""
+    """The values keyed as before: per group, its unsteered value then each style's.
+
+    The keys are shared strings (:func:`sys.intern`): every item's score repeats them, and
+    Inspect holds each score until its eval ends.
+    """
     ordered = {}
     for key in keys:
         for prefix in prefixes:
-            if prefix + key in values:
-                ordered[prefix + key] = values[prefix + key]
+            name = prefix + key
+            if name in values:
+                ordered[sys.intern(name)] = values[name]
     return ordered
 
 
