@@ -475,8 +475,7 @@ def test_response_format_label_lines_with_fields() -> None:
     assert 'spelled as listed: "Strongly agree", "Somewhat agree"' in text
     label = example_choice(OPINION, "")
     assert text.endswith(
-        "Reasoning: It fits.\nCharacter's aspect: Which side of the character.\n"
-        f"Answer: {label}"
+        f"Reasoning: It fits.\nCharacter's aspect: Which side of the character.\nAnswer: {label}"
     )
     assert "[" not in text and "<" not in text
     example = text.split("illustrate the format):\n\n")[1]

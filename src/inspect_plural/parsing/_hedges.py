@@ -26,9 +26,7 @@ _JOINER = (
     r"(?:(?:maybe|possibly|perhaps|probably|even)\s+)?"
 )
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
-_OUT_OF = re.compile(
-    rf"^\W*({_NUMBER})\s*(/|\bout\s+of\b)\s*({_NUMBER})(?![\d.])", re.IGNORECASE
-)
+_OUT_OF = re.compile(rf"^\W*({_NUMBER})\s*(/|\bout\s+of\b)\s*({_NUMBER})(?![\d.])", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=256)

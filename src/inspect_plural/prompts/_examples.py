@@ -50,6 +50,7 @@ def example_key(metadata: _Identified, *parts: object) -> str:
     annotator = getattr(metadata, "annotator_id", None)
     return ":".join(str(p) for p in (metadata.dataset, metadata.item_id, annotator, *parts))
 
+
 _TRIES = 1000
 
 

@@ -223,9 +223,7 @@ _STORED_KEYS = set(AnnotatorSampleKeys.model_fields) - {"traits"}
 """The fields an annotator-level sample stores (traits follow from ``named``)."""
 
 
-OMITTED_AT_DEFAULT = frozenset(
-    {"demo", "item_votes", "base_labels", "hard_label", "groups"}
-)
+OMITTED_AT_DEFAULT = frozenset({"demo", "item_votes", "base_labels", "hard_label", "groups"})
 """Stored keys a sample leaves out while they hold their default (False, None, empty)."""
 
 

@@ -233,8 +233,7 @@ def lewidi_random(seed: int = 42) -> Solver:
         total = sum(draws)
         distribution = {label: d / total for label, d in zip(labels, draws)}
         chosen: list[str | None] = [
-            _rng(seed, metadata.item_id, a.annotator_id).choice(labels)
-            for a in metadata.annotators
+            _rng(seed, metadata.item_id, a.annotator_id).choice(labels) for a in metadata.annotators
         ]
         _write_with_annotators(
             state,

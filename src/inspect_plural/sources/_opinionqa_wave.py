@@ -139,9 +139,7 @@ def _question_scale(path: Path, row: int, references: Any, ordinal: Any) -> Labe
         )
     if not isinstance(ordinal, list | tuple):
         raise DataRowError(path, row, "option_ordinal", "expected a list of numbers")
-    numbers = [
-        float(v) for v in ordinal if isinstance(v, int | float) and not isinstance(v, bool)
-    ]
+    numbers = [float(v) for v in ordinal if isinstance(v, int | float) and not isinstance(v, bool)]
     complete = len(numbers) == len(ordinal) == len(options)
     increasing = complete and all(a < b for a, b in zip(numbers, numbers[1:]))
     return LabelScale(

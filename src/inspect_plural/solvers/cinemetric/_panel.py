@@ -159,6 +159,7 @@ def is_example_character(name: str) -> bool:
     """
     return character_key(name, "") == character_key(EXAMPLE_CHARACTER[0], "")
 
+
 def panel_key(metadata: AnnotatorSampleMetadata, run: int | None = None) -> tuple[str, ...]:
     """What a panel depends on: the dataset, the annotator, their examples and traits.
 
