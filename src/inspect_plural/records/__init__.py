@@ -8,8 +8,9 @@ Every dataset is normalised into these few pydantic types by its module in
 The records live in private modules, one concept each, and are imported from here: the
 record base and the label scale (``_base``), annotator-level records (``_annotator``),
 role identification (``_role``), ratings (``_rating``), PERSE (``_perse``), the
-sample-metadata schemas (``_sample_metadata``) and the run's shared sample context that
-annotator-level samples keep their annotator's examples in (``_context``).
+sample-metadata schemas (``_sample_metadata``), the read-only values samples store
+(``_read_only``) and the run's shared sample context that annotator-level samples keep
+their annotator's examples in (``_context``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ from inspect_plural.records._perse import (
     TrainingFactors,
 )
 from inspect_plural.records._rating import RatedOutput, RatingDimension
+from inspect_plural.records._read_only import (
+    ReadOnlyDict,
+    ReadOnlyList,
+    read_only,
+    read_only_values,
+)
 from inspect_plural.records._role import RoleCandidate, RoleExample, RoleItem
 from inspect_plural.records._sample_metadata import (
     OMITTED_AT_DEFAULT,
@@ -64,6 +71,8 @@ __all__ = [
     "PersonalReview",
     "PlotPair",
     "RatedOutput",
+    "ReadOnlyDict",
+    "ReadOnlyList",
     "RatedSampleMetadata",
     "RatingDimension",
     "RoleCandidate",
@@ -77,6 +86,8 @@ __all__ = [
     "TrainingFactors",
     "annotator_sample",
     "compact",
+    "read_only",
+    "read_only_values",
     "register_context",
     "require_examples",
     "sample_context",

@@ -18,6 +18,7 @@ from inspect_plural.records._annotator import Item, LabeledExample
 from inspect_plural.records._base import LabelScale
 from inspect_plural.records._perse import PairwisePreference, PersonalReview, TrainingFactors
 from inspect_plural.records._rating import RatedOutput, RatingDimension
+from inspect_plural.records._read_only import read_only_values
 from inspect_plural.records._role import RoleCandidate, RoleExample
 
 __all__ = [
@@ -228,19 +229,20 @@ OMITTED_AT_DEFAULT = frozenset({"demo", "item_votes", "base_labels", "hard_label
 
 
 def compact(metadata: dict[str, Any]) -> dict[str, Any]:
-    """A sample's stored metadata without the keys that read back as their default anyway.
+    """A sample's stored metadata: no keys at their default, its values read-only.
 
     Inspect copies a sample's metadata into its ``sample_init`` event, its summary and
     each solver step's state snapshot, walking every key each time; keys at their
     default (:data:`OMITTED_AT_DEFAULT`: False, None, empty) cost that and say nothing,
     since validating the metadata with its schema restores them. (A scale is stored
     without its unset fields for the same reason: ``LabelScale.model_dump(
-    exclude_none=True)``.)
+    exclude_none=True)``.) The values left are :func:`read_only`, so Inspect's deep
+    copies of the metadata share them instead of copying them.
 
     Args:
         metadata: The metadata as the schema dumps it.
 
     Returns:
-        A new dict without those keys.
+        A new dict without those keys, its dict and list values read-only.
     """
-    return {k: v for k, v in metadata.items() if v or k not in OMITTED_AT_DEFAULT}
+    return read_only_values({k: v for k, v in metadata.items() if v or k not in OMITTED_AT_DEFAULT})

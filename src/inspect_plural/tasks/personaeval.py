@@ -18,7 +18,13 @@ from inspect_ai.solver import Solver
 
 from inspect_plural.errors import OptionError
 from inspect_plural.options import TaskOption, check_options, metrics_option
-from inspect_plural.records import LabelScale, RoleExample, RoleItem, RoleSampleMetadata
+from inspect_plural.records import (
+    LabelScale,
+    RoleExample,
+    RoleItem,
+    RoleSampleMetadata,
+    read_only_values,
+)
 from inspect_plural.scorers.role import (
     ROLE_PRESETS,
     resolve_role_config,
@@ -119,7 +125,7 @@ def record_to_sample(
         input=item.conversation,
         target=item.true_role,
         choices=[c.name for c in candidates],
-        metadata=metadata.model_dump(),
+        metadata=read_only_values(metadata.model_dump()),
     )
 
 

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from inspect_ai.dataset import Sample
 
-from inspect_plural.records import Annotator, Item, LabelScale, compact, register_context
+from inspect_plural.records import (
+    Annotator,
+    Item,
+    LabelScale,
+    compact,
+    read_only,
+    register_context,
+)
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
 from inspect_plural.tasks.annotator._sample_parts import run_context, sample_input, training_votes
@@ -142,9 +149,13 @@ def build_samples(
             votes[item_id] = {
                 scale.labels[i]: n for i, n in counts.items() if i < len(scale.labels)
             }
+        # read-only once here, so every sample of the run (of the annotator) and every
+        # copy Inspect makes of one shares the same object
         if annotator_id not in traits:
-            traits[annotator_id] = dict(annotator.traits)
-        dump = scales.setdefault(id(scale), scale.model_dump(exclude_none=True))
+            traits[annotator_id] = read_only(dict(annotator.traits))
+        if id(scale) not in scales:
+            scales[id(scale)] = read_only(scale.model_dump(exclude_none=True))
+        dump = scales[id(scale)]
         samples.append(
             record_to_sample(
                 corpus,

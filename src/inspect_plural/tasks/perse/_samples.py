@@ -14,6 +14,7 @@ from inspect_plural.records import (
     PersonalReview,
     ReviewSampleMetadata,
     TrainingFactors,
+    read_only_values,
 )
 from inspect_plural.sources._hub import sha256_of
 from inspect_plural.sources._paths import data_folder, local_folder
@@ -67,7 +68,7 @@ def review_record_to_sample(
         id=record.id,
         input=record.target.plot,
         target=f"{record.target.score:g}",
-        metadata=metadata.model_dump(),
+        metadata=read_only_values(metadata.model_dump()),
     )
 
 
@@ -99,7 +100,12 @@ def preference_record_to_sample(record: PairwisePreference, demo: bool = False) 
         f"[{aspect.title}] {aspect.question}\n\n[Plot A]\n{record.pair.plot_a}\n\n"
         f"[Plot B]\n{record.pair.plot_b}"
     )
-    return Sample(id=record.id, input=text, target=record.choice, metadata=metadata.model_dump())
+    return Sample(
+        id=record.id,
+        input=text,
+        target=record.choice,
+        metadata=read_only_values(metadata.model_dump()),
+    )
 
 
 def local_source(data_dir: str | Path | None, subdir: str, files: Sequence[str]) -> str:

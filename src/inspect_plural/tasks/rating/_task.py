@@ -23,7 +23,12 @@ from inspect_ai.solver import Solver
 
 from inspect_plural.errors import UserError
 from inspect_plural.options import MAX_HEADLINE_METRICS
-from inspect_plural.records import RatedOutput, RatedSampleMetadata, RatingDimension
+from inspect_plural.records import (
+    RatedOutput,
+    RatedSampleMetadata,
+    RatingDimension,
+    read_only_values,
+)
 from inspect_plural.scorers.ratings import rating_mean, rating_metrics, rating_scorer
 from inspect_plural.solvers._ratings import SCORE_HIGH, SCORE_LOW
 from inspect_plural.solvers.chateval import chateval
@@ -112,7 +117,7 @@ def rated_record_to_sample(
         id=output.id,
         input=output.content or "(empty)",
         target=target or "(no human rating)",
-        metadata=metadata.model_dump(),
+        metadata=read_only_values(metadata.model_dump()),
     )
 
 
