@@ -71,9 +71,14 @@ def test_no_other_module_imports_a_private_inspect_module() -> None:
 
 
 def test_inspect_still_prints_a_prerequisite_error_without_a_traceback(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import rich
     from inspect_ai._util.error import exception_hook
+
+    # Inspect prints it through rich's console, which an earlier eval(display="none")
+    # in this process leaves quiet; the command line's console is not
+    monkeypatch.setattr(rich.get_console(), "quiet", False)
 
     error = UserError("option few_shot: must be a whole number")
     exception_hook()(UserError, error, None)
