@@ -109,7 +109,9 @@ class ItemSampleKeys(SampleMetadata):
     Everything the distribution scorer and its metrics read is here; the item's content
     and its annotators' traits and examples are in the run's
     :class:`~inspect_plural.records.SampleContext` (``context``), joined by
-    :func:`item_sample` into what methods read, :class:`ItemSampleMetadata`.
+    :func:`item_sample` into what methods read, :class:`ItemSampleMetadata`. A run whose
+    items share one scale stores it without its ``description``, which only methods read
+    (the context and the task metadata hold it; the view restores it).
 
     Attributes:
         target: Always ``distribution`` (how solvers tell item samples apart).
@@ -239,7 +241,9 @@ def item_sample(metadata: Mapping[str, Any]) -> ItemSampleMetadata:
             )
         )
     fields = dict(keys)
-    fields.update(item=context.items[keys.item_id], annotators=annotators)
+    fields.update(
+        item=context.items[keys.item_id], annotators=annotators, scale=context.scale_of(keys.scale)
+    )
     fields["pool_votes"] = context.pool_votes
     return ItemSampleMetadata.model_construct(**fields)
 

@@ -238,3 +238,21 @@ def test_every_packaged_template_is_checked(
         if not any(marker in text for text in sent):
             missing.append(path.name)
     assert not missing, f"templates no case renders: {missing}"
+
+
+def test_every_annotator_method_states_the_datasets_task(
+    prompts: dict[str, list[tuple[str, list[str]]]],
+) -> None:
+    """The scale's description reaches the prompt, though samples store it once (issue 32).
+
+    A run's samples store its scale without the description; the views methods read
+    restore it from the run's context. Every method on Brexit states it.
+    """
+    from inspect_plural.sources.brexit import load_brexit
+
+    task = load_brexit(demo=True).scale.description
+    assert task
+    cases = [name for name, case in CASES.items() if case.task == "brexit"]
+    assert len(cases) >= 7
+    silent = [name for name in cases if not any(task in text for text, _ in prompts[name])]
+    assert not silent, f"prompts without the task {task!r}: {silent}"

@@ -113,3 +113,63 @@ def test_item_samples_store_keys_and_read_the_shared_copy() -> None:
         assert all(a.traits == {} and a.metric_traits for a in view.annotators)  # unnamed
         assert all(a.training for a in view.annotators)
         assert len(json.dumps(stored)) < len(json.dumps(view.model_dump()))
+
+
+def test_a_shared_scale_is_stored_without_its_description_and_read_with_it() -> None:
+    """The scale's description, a sentence for the model, is the run's: stored once."""
+    corpus = load_brexit(demo=True)
+    assert corpus.scale.description and not corpus.item_scales
+    split = cinemetric_split(corpus, k_train=3, m_test=2)
+    for samples, read in (
+        (build_samples(corpus, split, named=True), annotator_sample),
+        (build_item_samples(corpus, split, named=True), item_sample),
+    ):
+        stored = [sample.metadata or {} for sample in samples]
+        assert all("description" not in m["scale"] for m in stored)
+        assert all(m["scale"] is stored[0]["scale"] for m in stored)  # one object
+        assert all(read(m).scale == corpus.scale for m in stored)
+        context = sample_context(stored[0]["context"])
+        assert context.scale == corpus.scale
+
+
+def test_per_item_scales_are_stored_whole() -> None:
+    from inspect_plural.sources.opinionqa import load_opinionqa
+
+    corpus = load_opinionqa(demo=True)
+    assert corpus.item_scales
+    split = cinemetric_split(corpus, k_train=3, m_test=2)
+    samples = build_item_samples(corpus, split, named=True)
+    assert samples
+    for sample in samples:
+        stored = sample.metadata or {}
+        own = corpus.scale_of(stored["item_id"])
+        assert stored["scale"] == own.model_dump(exclude_none=True)
+        assert item_sample(stored).scale == own
+
+
+def test_the_view_keeps_a_scale_that_is_not_the_runs() -> None:
+    from inspect_plural.records import LabelScale
+
+    run = LabelScale(kind="nominal", labels=["yes", "no"], description="Agree?")
+    context = _context().model_copy(update={"scale": run})
+    assert context.stored_scale(run) == {"kind": "nominal", "labels": ["yes", "no"]}
+    bare = LabelScale(kind="nominal", labels=["yes", "no"])
+    assert context.scale_of(bare) is run  # stored without its description: restored
+    other = LabelScale(kind="nominal", labels=["no", "yes"])
+    assert context.scale_of(other) is other  # another scale: as stored
+    own = LabelScale(kind="nominal", labels=["yes", "no"], description="Other?")
+    assert context.stored_scale(own)["description"] == "Other?"
+    assert context.scale_of(own) is own
+    assert _context().scale_of(bare) is bare  # a run of per-item scales
+
+
+def test_the_runs_scale_is_part_of_the_key() -> None:
+    from inspect_plural.records import LabelScale
+
+    def scale(text: str) -> LabelScale:
+        return LabelScale(kind="nominal", labels=["yes", "no"], description=text)
+
+    first = register_context(_context().model_copy(update={"scale": scale("A?")}), "x")
+    second = register_context(_context().model_copy(update={"scale": scale("B?")}), "x")
+    assert first != second  # no sample holds the description: the key must tell them apart
+    assert sample_context(second).scale == scale("B?")

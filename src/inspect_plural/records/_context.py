@@ -12,7 +12,9 @@ was paid once per sample, six times over.
 The log keeps one copy, :meth:`SampleContext.log_copy` (the task metadata's ``context``):
 per annotator their traits, label counts and the item ids and labels of the examples a
 method may see. Item texts are the dataset's: each sample's input shows its item, and a
-method's prompt the examples it showed.
+method's prompt the examples it showed. A run whose items share one scale keeps it here
+too: its samples store the scale without its description (the task's instruction,
+which only methods read, in the task metadata's ``scale``), and the view restores it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_plural.records._annotator import Item, LabeledExample
+from inspect_plural.records._base import LabelScale
 from inspect_plural.records._sample_metadata import AnnotatorSampleKeys, AnnotatorSampleMetadata
 
 __all__ = [
@@ -71,6 +74,9 @@ class SampleContext(BaseModel):
             distribution-target task was built for a method that shows none: their
             ``training`` is then empty whatever the data holds (see
             :func:`require_examples`).
+        scale: The scale every item of the run shares (None: items have scales of their
+            own). Its samples store it without its description (:meth:`stored_scale`);
+            the views read this one.
 
     """
 
@@ -80,6 +86,31 @@ class SampleContext(BaseModel):
     annotators: dict[str, AnnotatorContext] = Field(default_factory=dict)
     pool_votes: dict[str, int] = Field(default_factory=dict)
     examples: bool = True
+    scale: LabelScale | None = None
+
+    def stored_scale(self, scale: LabelScale) -> dict[str, Any]:
+        """What a sample of this run stores of its scale.
+
+        The run's shared scale without its description: a sentence for the model, the
+        same in every sample, which only methods read (through the view); a scale of an
+        item's own whole. Unset fields are left out either way.
+
+        Args:
+            scale: The sample's scale.
+
+        Returns:
+            The scale's dump.
+        """
+        if self.scale is not None and scale == self.scale:
+            return scale.model_dump(exclude_none=True, exclude={"description"})
+        return scale.model_dump(exclude_none=True)
+
+    def scale_of(self, stored: LabelScale | None) -> LabelScale | None:
+        """The scale a view shows: the run's (with its description) for a sample storing it."""
+        run = self.scale
+        if run is None or stored is None or stored.description or _shape(stored) != _shape(run):
+            return stored
+        return run
 
     def annotator(self, annotator_id: str | None) -> AnnotatorContext:
         """What the samples of an annotator share (nothing, for one the run does not hold)."""
@@ -98,6 +129,7 @@ class SampleContext(BaseModel):
         annotator = self.annotator(keys.annotator_id)
         fields = dict(keys)
         fields.update(
+            scale=self.scale_of(keys.scale),
             traits=dict(annotator.traits) if keys.named else {},
             item=self.items[keys.item_id],
             training=annotator.training,
@@ -146,6 +178,8 @@ def register_context(context: SampleContext, name: str) -> str:
     digest = hashlib.sha256(json.dumps(context.log_copy(), sort_keys=True).encode())
     # two runs whose annotators have no examples differ only in whether they were loaded
     digest.update(b"examples" if context.examples else b"no examples")
+    if context.scale is not None:  # its description is in no sample
+        digest.update(context.scale.model_dump_json().encode())
     for item_id, item in context.items.items():
         digest.update(item_id.encode() + b"\x1f" + item.model_dump_json().encode() + b"\x1e")
     key = f"{name}:{digest.hexdigest()[:20]}"
@@ -211,3 +245,8 @@ def annotator_sample(metadata: Mapping[str, Any]) -> AnnotatorSampleMetadata:
     if not key:
         return AnnotatorSampleMetadata.model_validate(metadata)
     return sample_context(str(key)).view(AnnotatorSampleKeys.model_validate(metadata))
+
+
+def _shape(scale: LabelScale) -> tuple[Any, ...]:
+    """A scale's fields but its description."""
+    return (scale.kind, scale.labels, scale.low, scale.high, scale.ordinal_values)

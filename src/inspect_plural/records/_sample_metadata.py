@@ -68,7 +68,9 @@ class AnnotatorSampleKeys(SampleMetadata):
     scorers and metrics need only what is stored here.
 
     ``traits`` is not stored (empty here): the view shows ``metric_traits`` when the task is
-    *named*, nothing when it is *unnamed*.
+    *named*, nothing when it is *unnamed*. A run whose items share one scale stores it
+    without its ``description`` (the context and the task metadata hold it; the view
+    restores it).
 
     Attributes:
         context: Key of the run's shared context (empty when the sample holds everything

@@ -23,6 +23,7 @@ from inspect_plural.records import (
     compact,
     read_only,
     register_context,
+    sample_context,
 )
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit, SplitProtocol
@@ -134,8 +135,10 @@ def build_samples(
     """
     item_counts, pool_counts = training_votes(corpus, split)
     if context is None:
-        shared = run_context(corpus, split, pool_counts, max_examples, seed)
-        context = register_context(shared, corpus.name)
+        context = register_context(
+            run_context(corpus, split, pool_counts, max_examples, seed), corpus.name
+        )
+    run = sample_context(context)
     scales: dict[int, dict[str, Any]] = {}
     votes: dict[str, dict[str, int]] = {}
     traits: dict[str, dict[str, str]] = {}
@@ -154,7 +157,7 @@ def build_samples(
         if annotator_id not in traits:
             traits[annotator_id] = read_only(dict(annotator.traits))
         if id(scale) not in scales:
-            scales[id(scale)] = read_only(scale.model_dump(exclude_none=True))
+            scales[id(scale)] = read_only(run.stored_scale(scale))
         dump = scales[id(scale)]
         samples.append(
             record_to_sample(

@@ -22,7 +22,13 @@ from inspect_ai.dataset import Sample
 
 from inspect_plural.item_records import ItemAnnotatorKeys, ItemSampleKeys, group_key
 from inspect_plural.label_sets import LABEL_SET_JOINER, label_set_indicators, label_sets
-from inspect_plural.records import LabelScale, compact, register_context
+from inspect_plural.records import (
+    LabelScale,
+    compact,
+    read_only,
+    register_context,
+    sample_context,
+)
 from inspect_plural.sources._corpus import AnnotatedCorpus
 from inspect_plural.splits import CorpusSplit
 from inspect_plural.tasks.annotator._sample_parts import (
@@ -169,6 +175,8 @@ def build_item_samples(
     if context is None:
         shared = run_context(corpus, split, pool_counts, max_examples, seed, with_examples)
         context = register_context(shared, corpus.name)
+    run = sample_context(context)
+    scales: dict[int, Any] = {}
     base = [] if corpus.item_scales else label_set_base(corpus.scale)
     samples = []
     for item_id in (i for i in corpus.items if i in rows):
@@ -215,6 +223,10 @@ def build_item_samples(
         ]
         if metadata.get("groups"):
             metadata["groups"] = _shared_keys(metadata["groups"])
+        # the run's scale once, without its description (the view restores it)
+        if id(scale) not in scales:
+            scales[id(scale)] = read_only(run.stored_scale(scale))
+        metadata["scale"] = scales[id(scale)]
         samples.append(
             Sample(
                 id=item_id,

@@ -146,5 +146,9 @@ def run_context(
     labels = corpus.scale.labels
     pool = {labels[i]: n for i, n in pool_counts.items() if i < len(labels)}
     return SampleContext(
-        items=items, annotators=annotators, pool_votes=pool, examples=with_examples
+        items=items,
+        annotators=annotators,
+        pool_votes=pool,
+        examples=with_examples,
+        scale=None if corpus.item_scales else corpus.scale,
     )
