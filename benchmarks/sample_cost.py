@@ -34,7 +34,7 @@ Three measurements:
 
 Targets (issue 32), package / bare: CPU per sample <= 1.2, in-eval throughput >= 0.85,
 peak memory per sample <= 1.5, log bytes per sample <= 1.5; MHS at scale within 8 GiB.
-Full run: 500 samples, 4 rounds, the larger size 1,500 (2 rounds), MHS at full size;
+Full run: 500 samples, 4 rounds, the larger size 1,500 (4 rounds), MHS at full size;
 ``--quick``: 100 samples, 3 rounds, no larger size, MHS at a fiftieth (2,711 judgments).
 """
 
@@ -69,14 +69,16 @@ class Size:
     """The section's sizes: samples per pair, pairs, the larger size, MHS's judgments.
 
     ``large_pairs`` rounds at the larger size give the marginal CPU per sample (one round
-    of three runs moved the floor's marginal ratio from 0.86 to 1.38 between two runs).
+    of three runs moved the floor's marginal ratio from 0.86 to 1.38 between two runs;
+    six rounds gave annotator_majority's per-round ratios of 1.34-1.59 and `uniform`'s
+    of 1.26-1.78, so two rounds' median moves by a tenth or more).
     """
 
     n: int
     pairs: int
     large: int | None
     mhs_rows: int
-    large_pairs: int = 2
+    large_pairs: int = 4
 
 
 QUICK = Size(n=100, pairs=3, large=None, mhs_rows=MHS_ROWS // 50)
