@@ -32,6 +32,11 @@ Three measurements:
   fresh process: wall and CPU time, the process's peak RSS against 8 GiB, the CPUs it
   may use, log bytes.
 
+Beside them, Python function calls per sample (:mod:`benchmarks._cost_calls`: the same on
+every run), with the share of them inside Inspect's per-value passes and a what-if, the
+package with Inspect's store events suspended: how much of each ratio is Inspect's own
+per-sample work.
+
 Targets (issue 32), package / bare: CPU per sample <= 1.2, in-eval throughput >= 0.85,
 peak memory per sample <= 1.5, log bytes per sample <= 1.5; MHS at scale within 8 GiB.
 Full run: 500 samples, 4 rounds, the larger size 1,500 (4 rounds), MHS at full size;
@@ -53,7 +58,7 @@ from typing import Any
 from inspect_ai import Task
 
 from benchmarks._bigfiles import MHS_ROWS, write_mp_json
-from benchmarks._cost_calls import call_counts, calls_line
+from benchmarks._cost_calls import STORE_EVENTS_OFF, call_counts, calls_line
 from benchmarks._cost_child import bare_task, package_task, run_eval, write_samples
 from benchmarks._cost_memory import memory_pairs, scale_run
 from benchmarks.throughput import _quartiles
@@ -278,6 +283,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         calls = {}
         for method, target in METHODS:
             make = _makers(folder, method, target, files[method], data_files[method])
+            make[STORE_EVENTS_OFF] = make["package"]  # the what-if: Inspect logs a write once
             calls[method] = call_counts(make, size.n, size.large, str(folder / "calls"))
             print(calls_line(method, calls[method]), flush=True)
         print("memory and log bytes (a fresh process per run):", flush=True)
@@ -310,6 +316,22 @@ def _data_floor_line(method: str, key: str, calls: dict[str, Any], memory: dict[
         f"x{memory.get(f'over_data_memory_kb_{key}', nan):.2f}, log bytes "
         f"x{memory.get(f'over_data_log_bytes_{key}', nan):.2f}"
     )
+
+
+def _upstream_line(method: str, calls: dict[str, Any]) -> str:
+    """How much of the package's calls is Inspect's own per-sample work."""
+    key = "marginal_" if "marginal_ratio" in calls else ""
+    per = calls[f"{key}calls_per_sample"]
+    passes = {kind: sum(p.values()) for kind, p in calls[f"{key}pass_calls_per_sample"].items()}
+    line = (
+        f"{method}: Inspect's per-value passes make {passes['package']:,.0f} of the "
+        f"package's {per['package']:,.0f} calls/sample ({passes['bare']:,.0f} of bare's "
+        f"{per['bare']:,.0f})"
+    )
+    off = calls.get(f"{key}{STORE_EVENTS_OFF}_ratio")
+    if off is not None:
+        line += f"; with Inspect's store events off, the package's calls x{off:.2f} of bare"
+    return line
 
 
 def summary(result: dict[str, Any]) -> list[str]:
@@ -351,6 +373,8 @@ def summary(result: dict[str, Any]) -> list[str]:
             )
             if "over_data" in calls:
                 lines.append(_data_floor_line(method, key, calls, memory))
+            if "pass_calls_per_sample" in calls:
+                lines.append(_upstream_line(method, calls))
     scale = result["scale"]
     lines.append(
         f"MHS {scale['rows']:,} judgments, {scale['method']} on {scale['samples']:,} samples: "

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import cProfile
+import os
+import pstats
+from collections.abc import Callable
+from copy import deepcopy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks._bigfiles import write_mp_json
-from benchmarks._cost_calls import call_counts, calls_line
+from benchmarks._cost_calls import (
+    INSPECT_PASSES,
+    STORE_EVENTS_OFF,
+    call_counts,
+    calls_line,
+    pass_calls,
+)
 from benchmarks._cost_child import bare_task, package_task, write_samples
 from benchmarks._cost_memory import _per_sample
 from benchmarks.sample_cost import bare_samples
-from inspect_ai import eval
+from inspect_ai import Task, eval
+from inspect_ai.log import read_eval_log
 
 from inspect_plural.prediction import Prediction
 
@@ -180,3 +193,69 @@ def test_summary_gives_both_throughput_verdicts() -> None:
     line = summary(result)[0]
     assert "CPU/sample x1.14 (ok)" in line
     assert "throughput x0.79 at 500 (MISSED), x0.88 marginal (ok)" in line
+
+
+def _profiled(fn: Callable[[], object]) -> dict[Any, Any]:
+    profile = cProfile.Profile()
+    profile.enable()
+    fn()
+    profile.disable()
+    return pstats.Stats(profile).stats  # type: ignore[attr-defined, no-any-return]
+
+
+def test_pass_calls_grow_with_every_value_inspect_walks() -> None:
+    from inspect_ai._util.json import exceeds_max_depth
+
+    def walk(values: int) -> dict[str, int]:
+        data = {"groups": {f"g{i}": {"a": 0.5, "b": 0.5} for i in range(values)}}
+        return pass_calls(_profiled(lambda: (exceeds_max_depth(data, 100), deepcopy(data))))
+
+    few, many = walk(10), walk(110)
+    # 100 more groups of 2 shares: 300 more values, each popped and type-checked (the
+    # depth check) and copied (at least one deepcopy call each): if Inspect renames a
+    # pass, its count drops to 0 here and INSPECT_PASSES needs the new name
+    assert many["depth check"] - few["depth check"] >= 3 * 300
+    assert many["deep copies"] - few["deep copies"] >= 300
+    assert set(few) == {"depth check", "deep copies"}  # nothing else attributed
+    assert set(INSPECT_PASSES.values()) >= {"attachment check", "summary size check"}
+
+
+def test_store_events_off_logs_a_write_once(mp_folder: Path, tmp_path: Path) -> None:
+    task = package_task("mp", str(mp_folder), "annotator_majority", "annotator")
+    file = write_samples(tmp_path / "bare.jsonl", bare_samples(task, 8))
+
+    def floor() -> Task:
+        return bare_task(str(file), "ironic", record=True)
+
+    make = {"bare": lambda: bare_task(str(file), "ironic"), "floor": floor, "package": floor}
+    make[STORE_EVENTS_OFF] = floor
+    call_counts(make, 2, None, str(tmp_path / "warm"))  # warm-up
+    row = call_counts(make, 4, 8, str(tmp_path / "counted"))
+    # the same task, with the Prediction logged in the state event and the final store
+    # only: cheaper than with Inspect's two store events, dearer than writing nothing
+    assert 1.0 < row["marginal_store_events_off_ratio"] < row["marginal_floor_ratio"] - 0.05
+    passes = row["marginal_pass_calls_per_sample"]
+    assert sum(passes["floor"].values()) > sum(passes["bare"].values())
+    log = read_eval_log(max((tmp_path / "counted").glob("*.eval"), key=os.path.getmtime))
+    assert log.samples and log.samples[0].store  # the what-if ran last: still stored...
+    assert "store" not in {event.event for event in log.samples[0].events}  # ...not logged
+    assert "with Inspect's store events off, package ratio" in calls_line("m", row)
+
+
+def test_summary_says_how_much_is_inspects_own_work() -> None:
+    from benchmarks.sample_cost import _upstream_line
+
+    calls = {
+        "ratio": 2.0,
+        "marginal_ratio": 1.9,
+        "marginal_calls_per_sample": {"bare": 10_000.0, "package": 19_000.0},
+        "marginal_pass_calls_per_sample": {
+            "bare": {"depth check": 1_000.0, "deep copies": 2_500.0},
+            "package": {"depth check": 3_000.0, "deep copies": 2_500.0, "condensing": 500.0},
+        },
+        "marginal_store_events_off_ratio": 1.75,
+    }
+    line = _upstream_line("uniform", calls)
+    assert "per-value passes make 6,000 of the package's 19,000 calls/sample" in line
+    assert "(3,500 of bare's 10,000)" in line
+    assert "store events off, the package's calls x1.75 of bare" in line
