@@ -259,3 +259,12 @@ def test_summary_says_how_much_is_inspects_own_work() -> None:
     assert "per-value passes make 6,000 of the package's 19,000 calls/sample" in line
     assert "(3,500 of bare's 10,000)" in line
     assert "store events off, the package's calls x1.75 of bare" in line
+
+
+def test_every_inspect_pass_named_still_exists() -> None:
+    import importlib
+
+    # a renamed or moved function would count 0 calls in silence: fail naming it instead
+    for file, name in INSPECT_PASSES:
+        module = file.strip("/").removesuffix(".py").replace("/", ".")
+        assert hasattr(importlib.import_module(module), name), f"{module}.{name} is gone"
