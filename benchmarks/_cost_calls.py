@@ -35,7 +35,14 @@ from inspect_ai import Task
 
 from benchmarks._cost_child import run_eval
 
-__all__ = ["INSPECT_PASSES", "STORE_EVENTS_OFF", "call_counts", "calls_line", "pass_calls"]
+__all__ = [
+    "INSPECT_PASSES",
+    "STORE_EVENTS_OFF",
+    "call_counts",
+    "calls_line",
+    "inspect_share",
+    "pass_calls",
+]
 
 STORE_EVENTS_OFF = "store_events_off"
 """The what-if kind: its evals run under Inspect's ``suspend_store_events()``."""
@@ -207,17 +214,31 @@ def calls_line(method: str, row: dict[str, Any]) -> str:
     return line + _upstream_part(row)
 
 
+def inspect_share(row: dict[str, Any]) -> dict[str, Any]:
+    """What of a :func:`call_counts` row is Inspect's own work, marginal where measured.
+
+    Returns:
+        ``calls`` and ``pass_calls`` per kind (all calls, and those inside Inspect's
+        per-value passes) and ``store_events_off`` (the what-if's ratio to bare, or None).
+    """
+    key = "marginal_" if "marginal_ratio" in row else ""
+    return {
+        "calls": row[f"{key}calls_per_sample"],
+        "pass_calls": {
+            kind: sum(p.values()) for kind, p in row[f"{key}pass_calls_per_sample"].items()
+        },
+        "store_events_off": row.get(f"{key}{STORE_EVENTS_OFF}_ratio"),
+    }
+
+
 def _upstream_part(row: dict[str, Any]) -> str:
     """The calls inside Inspect's per-value passes and the what-if, marginal if measured."""
-    key = "marginal_" if "marginal_ratio" in row else ""
-    passes = {kind: sum(p.values()) for kind, p in row[f"{key}pass_calls_per_sample"].items()}
+    share = inspect_share(row)
+    passes = share["pass_calls"]
     part = (
         f"; in Inspect's per-value passes: package {passes['package']:,.0f}, "
         f"bare {passes['bare']:,.0f}"
     )
-    if f"{key}{STORE_EVENTS_OFF}_ratio" in row:
-        part += (
-            f"; with Inspect's store events off, package ratio "
-            f"{row[f'{key}{STORE_EVENTS_OFF}_ratio']:.2f}"
-        )
+    if share["store_events_off"] is not None:
+        part += f"; with Inspect's store events off, package ratio {share['store_events_off']:.2f}"
     return part

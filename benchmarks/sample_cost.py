@@ -58,7 +58,7 @@ from typing import Any
 from inspect_ai import Task
 
 from benchmarks._bigfiles import MHS_ROWS, write_mp_json
-from benchmarks._cost_calls import STORE_EVENTS_OFF, call_counts, calls_line
+from benchmarks._cost_calls import STORE_EVENTS_OFF, call_counts, calls_line, inspect_share
 from benchmarks._cost_child import bare_task, package_task, run_eval, write_samples
 from benchmarks._cost_memory import memory_pairs, scale_run
 from benchmarks.throughput import _quartiles
@@ -320,15 +320,13 @@ def _data_floor_line(method: str, key: str, calls: dict[str, Any], memory: dict[
 
 def _upstream_line(method: str, calls: dict[str, Any]) -> str:
     """How much of the package's calls is Inspect's own per-sample work."""
-    key = "marginal_" if "marginal_ratio" in calls else ""
-    per = calls[f"{key}calls_per_sample"]
-    passes = {kind: sum(p.values()) for kind, p in calls[f"{key}pass_calls_per_sample"].items()}
+    share = inspect_share(calls)
+    per, passes, off = share["calls"], share["pass_calls"], share["store_events_off"]
     line = (
         f"{method}: Inspect's per-value passes make {passes['package']:,.0f} of the "
         f"package's {per['package']:,.0f} calls/sample ({passes['bare']:,.0f} of bare's "
         f"{per['bare']:,.0f})"
     )
-    off = calls.get(f"{key}{STORE_EVENTS_OFF}_ratio")
     if off is not None:
         line += f"; with Inspect's store events off, the package's calls x{off:.2f} of bare"
     return line
