@@ -13,7 +13,9 @@ model is ``LOCAL_MODEL`` (default: the first the server lists), reached as
 server takes OpenAI's ``json_schema`` and ``json_object`` when it refuses it, as
 llama-cpp-python's does). A method none of whose answers is JSON by design (G-Eval,
 ChatEval, and the baselines that make no call) runs once. ``REAL_LIMIT`` caps the
-samples of every run; ``REAL_LOG_DIR`` keeps the logs (to read the raw answers).
+samples of every run; ``REAL_LOG_DIR`` keeps the logs (to read the raw answers). A run
+whose task cannot be built (options the task refuses) is a row saying why, and the
+sweep goes on.
 
 Per run it prints the samples, the model calls against the protocol minimum
 (:mod:`benchmarks.protocol`), the samples and answers that failed to parse with the
@@ -40,14 +42,13 @@ from typing import Any
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample
 
-from benchmarks._call_runs import PANEL_PROFILES, Run
+from benchmarks._call_runs import DISTRIBUTION, PANEL_PROFILES, Run
 from benchmarks._counting import log_calls
 from benchmarks.calls import fresh_caches
 from benchmarks.protocol import run_minimum
 from inspect_plural.prediction import Prediction
 from inspect_plural.scorers.panel._score import DEBATE_KEY
 from inspect_plural.solvers.debate import PanelDebate
-from inspect_plural.tasks.annotator._options import METHODS as ANNOTATOR_METHODS
 
 __all__ = ["RUNS", "RealRun", "probe_dialect", "run", "runs", "server", "summary"]
 
@@ -55,8 +56,6 @@ BASE_URL_ENV = "LOCAL_BASE_URL"
 LIMIT_ENV = "REAL_LIMIT"
 STRUCTURED_ENV = "REAL_STRUCTURED"
 LOG_DIR_ENV = "REAL_LOG_DIR"
-LATER_METHODS = ("distribution_judge",)
-"""Annotator methods other branches add: run here as soon as the task offers them."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +100,11 @@ def runs() -> list[RealRun]:
         RealRun("annotator", "brexit", "annotator_majority", json_answers=False),
         RealRun("annotator", "brexit", "item_majority", json_answers=False),
     ]
-    # a place for the methods other branches are adding (LeWiDi's distribution_judge)
+    # the item-level target: a distribution over the labels, one sample per item
     annotator += [
-        RealRun("annotator", "brexit", m) for m in LATER_METHODS if m in ANNOTATOR_METHODS
+        RealRun("annotator", "brexit", "distribution_judge", DISTRIBUTION),
+        RealRun("annotator", "brexit", "stakeholder_panel", DISTRIBUTION),
+        RealRun("annotator", "brexit", "uniform", DISTRIBUTION, json_answers=False),
     ]
     debate = {"groups": "Clinicians", "n_personas": 2, "max_rounds": 1}
     return [
@@ -290,6 +291,19 @@ def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, A
     return row
 
 
+def _unbuilt(real: RealRun, run: Run, ex: Exception) -> dict[str, Any]:
+    """The row of a run whose task could not be built (its options, its data)."""
+    return {
+        "family": real.family,
+        "task": real.task,
+        "method": real.method + (f" ({_shown(real.options)})" if real.options else ""),
+        "structured": run.options.get("structured", "off"),
+        "status": "not built",
+        "wall_s": 0.0,
+        "error": f"{type(ex).__name__}: {' '.join(str(ex).split())}",
+    }
+
+
 def _shown(options: dict[str, Any]) -> str:
     shown = {k: v for k, v in options.items() if k not in ("personas", "dimensions")}
     if "personas" in options:
@@ -311,8 +325,15 @@ def execute(
             run = real.call_run(mode)
             load = os.getloadavg()[0]
             start = time.perf_counter()
+            try:
+                task = run.build()
+            except Exception as ex:  # one run's options must not end the whole sweep
+                row = _unbuilt(real, run, ex)
+                print(_line(row), flush=True)
+                rows.append(row)
+                continue
             [log] = eval(
-                run.build(),
+                task,
                 model=model,
                 log_dir=log_dir,
                 display="none",

@@ -8,6 +8,8 @@ runs in ``--quick`` or the default full run.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from benchmarks import __main__ as suite
 from benchmarks import real, real_latency
@@ -65,3 +67,32 @@ def test_the_real_sections_run_only_when_named(monkeypatch: pytest.MonkeyPatch) 
             suite.main()
         assert ("real" in ran) is expected, argv
         assert ("real_latency" in ran) is False
+
+
+def test_every_run_builds_its_task_offline() -> None:
+    # the sweep runs only by hand against a server, so a task option that changes under
+    # it (distribution_judge came to need -T target=distribution) is caught here
+    for real_run in real.RUNS:
+        for mode in (None, "json_object") if real_run.json_answers else (None,):
+            task = real_run.call_run(mode).build()
+            assert len(task.dataset) > 0, real_run
+    methods = {(r.method, r.options.get("target")) for r in real.RUNS}
+    assert {("distribution_judge", "distribution"), ("stakeholder_panel", "distribution")} <= (
+        methods
+    )
+
+
+def test_a_run_that_cannot_be_built_is_a_row_and_the_sweep_goes_on(
+    tmp_path: Path,
+) -> None:
+    refused = real.RealRun("annotator", "brexit", "distribution_judge", limit=2)
+    baseline = real.RealRun(
+        "annotator", "brexit", "annotator_majority", limit=2, json_answers=False
+    )
+    rows = real.execute([refused, baseline], "plural/random", "true", str(tmp_path))
+    assert [r["status"] for r in rows] == ["not built", "not built", "success"]
+    error = rows[0]["error"]
+    assert error.startswith("OptionError: ") and "target=distribution" in error
+    assert rows[2]["samples"] == 2 and rows[2]["calls"] == 0
+    summary = real.summary({"model": "m", "structured": "true", "rows": rows})
+    assert summary[0] == "m: 1 of 3 runs finished"
