@@ -47,7 +47,8 @@ from benchmarks._counting import log_calls
 from benchmarks.calls import fresh_caches
 from benchmarks.protocol import run_minimum
 from inspect_plural.prediction import Prediction
-from inspect_plural.scorers.panel._score import DEBATE_KEY
+from inspect_plural.scorers._values import values_of
+from inspect_plural.scorers.panel._score import DEBATE_KEY, PARSE_FAILURES_KEY
 from inspect_plural.solvers.debate import PanelDebate
 
 __all__ = ["RUNS", "RealRun", "probe_dialect", "run", "runs", "server", "summary"]
@@ -236,8 +237,8 @@ def _answers(sample: EvalSample) -> list[_Answer]:
 def _sample_failed(sample: EvalSample) -> str | None:
     """Why a sample has no usable prediction (None when it has one)."""
     for name, score in (sample.scores or {}).items():
-        if name == "panel" and isinstance(score.value, dict):
-            failures = score.value.get("parse_failures", 0)
+        if name == "panel":  # its count is among the score's values, not the shown ones
+            failures = values_of(score).get(PARSE_FAILURES_KEY, 0.0)
             return f"{int(failures)} persona answers unparsed" if failures else None
     prediction = Prediction.read(sample.store)  # type: ignore[arg-type]
     if prediction.method and not prediction.parse_ok:

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from benchmarks import __main__ as suite
 from benchmarks import real, real_latency
+from inspect_ai.log import EvalSample
+from inspect_ai.scorer import Score
 
 
 def test_without_a_server_the_section_says_what_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,3 +98,17 @@ def test_a_run_that_cannot_be_built_is_a_row_and_the_sweep_goes_on(
     assert rows[2]["samples"] == 2 and rows[2]["calls"] == 0
     summary = real.summary({"model": "m", "structured": "true", "rows": rows})
     assert summary[0] == "m: 1 of 3 runs finished"
+
+
+def test_a_panel_sample_with_unread_persona_answers_counts_as_failed() -> None:
+    # the panel scorer keeps parse_failures among its values (metadata), not in the
+    # shown value: reading the shown value counted every panel sample as fine
+    def sample(failures: float) -> EvalSample:
+        score = Score(
+            value={"helpfulness": 4.0},
+            metadata={"values": {"helpfulness": 4.0, "parse_failures": failures}},
+        )
+        return EvalSample(id=1, epoch=1, input="x", target="", scores={"panel": score})
+
+    assert real._sample_failed(sample(2.0)) == "2 persona answers unparsed"
+    assert real._sample_failed(sample(0.0)) is None
