@@ -258,14 +258,7 @@ def _tokens(samples: Iterable[EvalSample]) -> tuple[int, int]:
 
 def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, Any]:
     """One row of the table from a finished log."""
-    row: dict[str, Any] = {
-        "family": real.family,
-        "task": real.task,
-        "method": real.method + (f" ({_shown(real.options)})" if real.options else ""),
-        "structured": run.options.get("structured", "off"),
-        "status": log.status,
-        "wall_s": round(wall, 1),
-    }
+    row = _head(real, run, log.status, wall)
     if log.status != "success" or not log.samples:
         row["error"] = str(log.error.message) if log.error else "no samples"
         return row
@@ -292,16 +285,22 @@ def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, A
     return row
 
 
-def _unbuilt(real: RealRun, run: Run, ex: Exception) -> dict[str, Any]:
-    """The row of a run whose task could not be built (its options, its data)."""
+def _head(real: RealRun, run: Run, status: str, wall: float) -> dict[str, Any]:
+    """What every row says: the run, its status and its wall time."""
     return {
         "family": real.family,
         "task": real.task,
         "method": real.method + (f" ({_shown(real.options)})" if real.options else ""),
         "structured": run.options.get("structured", "off"),
-        "status": "not built",
-        "wall_s": 0.0,
-        "error": f"{type(ex).__name__}: {' '.join(str(ex).split())}",
+        "status": status,
+        "wall_s": round(wall, 1),
+    }
+
+
+def _unbuilt(real: RealRun, run: Run, ex: Exception) -> dict[str, Any]:
+    """The row of a run whose task could not be built (its options, its data)."""
+    return _head(real, run, "not built", 0.0) | {
+        "error": f"{type(ex).__name__}: {' '.join(str(ex).split())}"
     }
 
 
