@@ -19,7 +19,8 @@ sweep goes on.
 
 Per run it prints the samples, the model calls against the protocol minimum
 (:mod:`benchmarks.protocol`), the samples and answers that failed to parse with the
-failures grouped by cause (numbers and quoted text stripped), input and output tokens,
+failures grouped by cause (numbers and quoted text stripped), input tokens (with
+those the server's prompt cache served) and output tokens,
 the wall time, and the share of answers read as JSON, text or a ranked list
 (``read_as``), with the schemas that constrained them.
 """
@@ -246,14 +247,22 @@ def _sample_failed(sample: EvalSample) -> str | None:
     return None
 
 
-def _tokens(samples: Iterable[EvalSample]) -> tuple[int, int]:
-    tokens_in = tokens_out = 0
+def _tokens(samples: Iterable[EvalSample]) -> tuple[int, int, int]:
+    """Input tokens (the whole prompt), output tokens, and the input the server had cached.
+
+    Inspect's ``input_tokens`` leaves out what a server's prompt cache served
+    (``input_tokens_cache_read``; llama.cpp's ``cached_tokens``), so a repeated prompt
+    alone would read as a couple of tokens.
+    """
+    tokens_in = tokens_out = cached = 0
     for sample in samples:
         for event in sample.events:
             if event.event == "model" and event.cache != "read" and event.output.usage:
-                tokens_in += event.output.usage.input_tokens
-                tokens_out += event.output.usage.output_tokens
-    return tokens_in, tokens_out
+                usage = event.output.usage
+                cached += usage.input_tokens_cache_read or 0
+                tokens_in += usage.input_tokens + (usage.input_tokens_cache_read or 0)
+                tokens_out += usage.output_tokens
+    return tokens_in, tokens_out, cached
 
 
 def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, Any]:
@@ -265,7 +274,7 @@ def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, A
     samples = log.samples
     answers = [a for s in samples for a in _answers(s)]
     failed = [f for f in (_sample_failed(s) for s in samples) if f is not None]
-    tokens_in, tokens_out = _tokens(samples)
+    tokens_in, tokens_out, cached = _tokens(samples)
     row |= {
         "samples": len(samples),
         "calls": sum(log_calls(s) for s in samples),
@@ -281,6 +290,7 @@ def summarise(real: RealRun, run: Run, log: EvalLog, wall: float) -> dict[str, A
         "schemas": dict(Counter(a.schema for a in answers if a.schema).most_common()),
         "tokens_in": tokens_in,
         "tokens_out": tokens_out,
+        "tokens_cached": cached,
     }
     return row
 
@@ -358,7 +368,8 @@ def _line(row: dict[str, Any]) -> str:
         f"{head} n={row['samples']} calls={row['calls']}/min {row['minimum']} "
         f"failed {row['failed_samples']}/{row['samples']} samples, "
         f"{row['failed_answers']}/{row['answers']} answers [{failures}] "
-        f"tokens {row['tokens_in']}+{row['tokens_out']} {row['wall_s']} s "
+        f"tokens {row['tokens_in']}+{row['tokens_out']} ({row['tokens_cached']} in cached) "
+        f"{row['wall_s']} s "
         f"read_as: {read_as}"
     )
 

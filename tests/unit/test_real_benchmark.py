@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from benchmarks import __main__ as suite
 from benchmarks import real, real_latency
+from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalSample
+from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
 from inspect_ai.scorer import Score
 
 
@@ -112,3 +114,24 @@ def test_a_panel_sample_with_unread_persona_answers_counts_as_failed() -> None:
 
     assert real._sample_failed(sample(2.0)) == "2 persona answers unparsed"
     assert real._sample_failed(sample(0.0)) is None
+
+
+def test_input_tokens_count_the_prompt_the_server_had_cached() -> None:
+    # Inspect's input_tokens leaves out a prompt cache's tokens (llama-server: a repeated
+    # prompt read "2" input tokens); the sweep counts the whole prompt and says how much
+    # of it was cached
+    def call(uncached: int, cached: int | None, output: int) -> ModelEvent:
+        out = ModelOutput.from_content("m", "x")
+        out.usage = ModelUsage(
+            input_tokens=uncached,
+            output_tokens=output,
+            total_tokens=uncached + (cached or 0) + output,
+            input_tokens_cache_read=cached,
+        )
+        return ModelEvent(
+            model="m", input=[], tools=[], tool_choice="none", config=GenerateConfig(), output=out
+        )
+
+    events = [call(2, 214, 45), call(191, None, 10)]
+    sample = EvalSample(id=1, epoch=1, input="x", target="", events=events)
+    assert real._tokens([sample]) == (407, 55, 214)
