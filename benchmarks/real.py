@@ -33,8 +33,6 @@ import re
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ from inspect_ai.log import EvalLog, EvalSample
 
 from benchmarks._call_runs import DISTRIBUTION, PANEL_PROFILES, Run
 from benchmarks._counting import log_calls
+from benchmarks._local_server import BASE_URL_ENV, probe_dialect, server
 from benchmarks.calls import fresh_caches
 from benchmarks.protocol import run_minimum
 from inspect_plural.prediction import Prediction
@@ -52,9 +51,17 @@ from inspect_plural.scorers._values import values_of
 from inspect_plural.scorers.panel._score import DEBATE_KEY, PARSE_FAILURES_KEY
 from inspect_plural.solvers.debate import PanelDebate
 
-__all__ = ["RUNS", "RealRun", "probe_dialect", "run", "runs", "server", "summary"]
+__all__ = [
+    "BASE_URL_ENV",
+    "RUNS",
+    "RealRun",
+    "probe_dialect",
+    "run",
+    "runs",
+    "server",
+    "summary",
+]
 
-BASE_URL_ENV = "LOCAL_BASE_URL"
 LIMIT_ENV = "REAL_LIMIT"
 STRUCTURED_ENV = "REAL_STRUCTURED"
 LOG_DIR_ENV = "REAL_LOG_DIR"
@@ -133,67 +140,6 @@ def runs() -> list[RealRun]:
 
 RUNS = runs()
 """The runs, in table order."""
-
-
-# --- the server -------------------------------------------------------------------
-
-
-def _request(url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    key = os.environ.get("LOCAL_API_KEY")
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (local URL)
-        return json.loads(response.read().decode())
-
-
-def server() -> tuple[str, str] | str:
-    """The server's base URL and model, or why there is none."""
-    base_url = os.environ.get(BASE_URL_ENV)
-    if not base_url:
-        return (
-            f"{BASE_URL_ENV} is not set: start a local OpenAI-compatible server "
-            "(docs/local_models.md) and set LOCAL_BASE_URL=http://HOST:PORT/v1 and "
-            "LOCAL_API_KEY (any value for a local server)"
-        )
-    try:
-        listed = _request(base_url.rstrip("/") + "/models", timeout=5.0)
-    except (OSError, ValueError) as ex:
-        return f"no OpenAI-compatible server answers at {base_url}: {ex}"
-    model = os.environ.get("LOCAL_MODEL") or next(
-        (str(m.get("id")) for m in listed.get("data", []) if m.get("id")), ""
-    )
-    if not model:
-        return f"the server at {base_url} lists no model; set LOCAL_MODEL"
-    return base_url, model
-
-
-def probe_dialect(base_url: str, model: str) -> str:
-    """``true`` when the server takes OpenAI's ``json_schema``, else ``json_object``."""
-    body = {
-        "model": model,
-        "messages": [{"role": "user", "content": "Answer yes."}],
-        "max_tokens": 8,
-        "temperature": 0,
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {
-                "name": "probe",
-                "schema": {
-                    "type": "object",
-                    "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
-                    "required": ["answer"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-    }
-    try:
-        _request(base_url.rstrip("/") + "/chat/completions", body, timeout=120.0)
-    except urllib.error.HTTPError:
-        return "json_object"  # llama-cpp-python: "Input should be 'text' or 'json_object'"
-    return "true"
 
 
 # --- reading a log ----------------------------------------------------------------

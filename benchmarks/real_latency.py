@@ -25,8 +25,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from benchmarks._call_runs import Run
+from benchmarks._local_server import server
 from benchmarks.calls import fresh_caches
-from benchmarks.real import server
 
 __all__ = ["CONNECTIONS", "WORKLOADS", "busy_seconds", "run", "summary"]
 
