@@ -314,7 +314,7 @@ def _line(row: dict[str, Any]) -> str:
         f"{head} n={row['samples']} calls={row['calls']}/min {row['minimum']} "
         f"failed {row['failed_samples']}/{row['samples']} samples, "
         f"{row['failed_answers']}/{row['answers']} answers [{failures}] "
-        f"tokens {row['tokens_in']}+{row['tokens_out']} ({row['tokens_cached']} in cached) "
+        f"tokens {row['tokens_in']}+{row['tokens_out']} ({row['tokens_cached']} in from cache) "
         f"{row['wall_s']} s "
         f"read_as: {read_as}"
     )

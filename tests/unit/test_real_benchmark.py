@@ -80,6 +80,8 @@ def test_every_run_builds_its_task_offline() -> None:
         for mode in (None, "json_object") if real_run.json_answers else (None,):
             task = real_run.call_run(mode).build()
             assert len(task.dataset) > 0, real_run
+    for workload in real_latency.WORKLOADS:
+        assert len(workload.build().dataset) == workload.limit, workload
     methods = {(r.method, r.options.get("target")) for r in real.RUNS}
     assert {("distribution_judge", "distribution"), ("stakeholder_panel", "distribution")} <= (
         methods
